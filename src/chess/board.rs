@@ -1,0 +1,598 @@
+//! The position: a 0x88 mailbox with per-side piece lists, plus the rest of the state a
+//! FEN describes and an incrementally updated Zobrist key.
+
+use super::moves::{Move, MoveKind};
+use super::types::{CastlingRights, Color, Piece, PieceType, Square, dir};
+use super::zobrist::keys;
+
+/// Most pieces one side can have (FEN validation rejects more).
+pub const MAX_PIECES: usize = 16;
+
+/// Most pieces of one type one side can have: two knights, bishops or rooks plus eight
+/// promoted pawns.
+pub const MAX_OF_A_KIND: usize = 10;
+
+/// A chess position.
+///
+/// Besides the 128-entry 0x88 board, each side keeps, per piece type, a list of the
+/// squares those pieces stand on. Move generation and evaluation then visit only the
+/// pieces there are, type by type, without looking at empty squares or dispatching on
+/// the type of each piece.
+#[derive(Clone)]
+pub struct Board {
+    pub(super) squares: [Piece; 128],
+    /// Squares of each side's pieces, by type (index = `PieceType` discriminant).
+    pub(super) lists: [[[Square; MAX_OF_A_KIND]; 7]; 2],
+    /// Length of each list: the number of pieces per side and type.
+    pub(super) counts: [[u8; 7]; 2],
+    /// Where the piece on a square sits in its list.
+    pub(super) list_index: [u8; 128],
+    pub(super) side: Color,
+    pub(super) castling: CastlingRights,
+    /// Set only when a legal en-passant capture exists, so positions that differ only in
+    /// an unusable e.p. square share a key (as the repetition rule requires).
+    pub(super) ep: Option<Square>,
+    pub(super) halfmove: u16,
+    pub(super) fullmove: u16,
+    pub(super) key: u64,
+}
+
+/// What `make_move` overwrote, for `unmake_move` to put back.
+#[derive(Copy, Clone, Debug)]
+pub struct Undo {
+    captured: Piece,
+    /// Index the captured piece had in its list.
+    captured_slot: u8,
+    /// Index a promoting pawn had in the pawn list.
+    pawn_slot: u8,
+    castling: CastlingRights,
+    ep: Option<Square>,
+    halfmove: u16,
+    key: u64,
+}
+
+impl Board {
+    /// A board with no pieces, White to move. Only for building positions that are then
+    /// validated (FEN reading, edit mode).
+    pub(super) fn empty() -> Board {
+        Board {
+            squares: [Piece::EMPTY; 128],
+            lists: [[[Square::default(); MAX_OF_A_KIND]; 7]; 2],
+            counts: [[0; 7]; 2],
+            list_index: [0; 128],
+            side: Color::White,
+            castling: CastlingRights::NONE,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+        }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Board {
+        Board::from_fen(super::fen::STARTPOS).expect("start position FEN is valid")
+    }
+
+    // ----------------------------------------------------------------- accessors
+
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Piece {
+        self.squares[sq.index()]
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline]
+    pub fn castling(&self) -> CastlingRights {
+        self.castling
+    }
+
+    #[inline]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.ep
+    }
+
+    #[inline]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    #[inline]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// Zobrist key of the position (pieces, side, castling rights, usable e.p. file).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.lists[color.index()][PieceType::King as usize][0]
+    }
+
+    /// Squares of `color`'s pieces of type `kind`.
+    #[inline]
+    pub fn pieces_of(&self, color: Color, kind: PieceType) -> &[Square] {
+        let c = color.index();
+        &self.lists[c][kind as usize][..self.counts[c][kind as usize] as usize]
+    }
+
+    /// Squares of all `color`'s pieces, king first, then queens down to pawns.
+    pub fn pieces(&self, color: Color) -> impl Iterator<Item = Square> + '_ {
+        PieceType::ALL
+            .iter()
+            .rev()
+            .flat_map(move |&kind| self.pieces_of(color, kind).iter().copied())
+    }
+
+    /// Number of `color`'s pieces of type `kind`.
+    #[inline]
+    pub fn count(&self, color: Color, kind: PieceType) -> u32 {
+        u32::from(self.counts[color.index()][kind as usize])
+    }
+
+    /// Pieces other than king and pawns (micro-Max's zugzwang guard and endgame measure).
+    #[inline]
+    pub fn non_pawn_pieces(&self, color: Color) -> u32 {
+        let c = &self.counts[color.index()];
+        u32::from(
+            c[PieceType::Knight as usize]
+                + c[PieceType::Bishop as usize]
+                + c[PieceType::Rook as usize]
+                + c[PieceType::Queen as usize],
+        )
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.is_attacked(self.king_square(self.side), self.side.flip())
+    }
+
+    /// Whether the move captures something (including en passant).
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        m.kind() == MoveKind::EnPassant || !self.piece_at(m.to()).is_empty()
+    }
+
+    /// Piece a move captures, with its type (en passant captures a pawn).
+    #[inline]
+    pub fn captured_kind(&self, m: Move) -> Option<PieceType> {
+        if m.kind() == MoveKind::EnPassant {
+            Some(PieceType::Pawn)
+        } else {
+            self.piece_at(m.to()).kind()
+        }
+    }
+
+    // ----------------------------------------------------------------- attacks
+
+    /// Whether any piece of `by` attacks `target`.
+    #[inline]
+    pub fn is_attacked(&self, target: Square, by: Color) -> bool {
+        self.attacked_with(target, by, |sq| self.squares[sq.index()])
+    }
+
+    /// Attack test on a board seen through `piece_at`, which lets callers pretend squares
+    /// are empty or occupied (a king stepping away from its own square, an en-passant
+    /// capture removing two pawns) without changing the board.
+    #[inline(always)]
+    pub(super) fn attacked_with<F: Fn(Square) -> Piece>(
+        &self,
+        target: Square,
+        by: Color,
+        piece_at: F,
+    ) -> bool {
+        let counts = &self.counts[by.index()];
+        // Pawns of `by` attack diagonally forward, so they stand diagonally behind target.
+        if counts[PieceType::Pawn as usize] > 0 {
+            let back = -by.forward();
+            for side_step in [dir::E, dir::W] {
+                if let Some(sq) = target.offset(back + side_step)
+                    && piece_at(sq).is(by, PieceType::Pawn)
+                {
+                    return true;
+                }
+            }
+        }
+        if counts[PieceType::Knight as usize] > 0 {
+            for d in dir::KNIGHT {
+                if let Some(sq) = target.offset(d)
+                    && piece_at(sq).is(by, PieceType::Knight)
+                {
+                    return true;
+                }
+            }
+        }
+        for d in dir::KING {
+            if let Some(sq) = target.offset(d)
+                && piece_at(sq).is(by, PieceType::King)
+            {
+                return true;
+            }
+        }
+        let straight = counts[PieceType::Rook as usize] + counts[PieceType::Queen as usize] > 0;
+        let diagonal = counts[PieceType::Bishop as usize] + counts[PieceType::Queen as usize] > 0;
+        if straight {
+            for d in dir::STRAIGHT {
+                if let Some(p) = first_piece_on_ray(target, d, &piece_at)
+                    && p.is_color(by)
+                    && p.kind().is_some_and(PieceType::slides_straight)
+                {
+                    return true;
+                }
+            }
+        }
+        if diagonal {
+            for d in dir::DIAGONAL {
+                if let Some(p) = first_piece_on_ray(target, d, &piece_at)
+                    && p.is_color(by)
+                    && p.kind().is_some_and(PieceType::slides_diagonally)
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    // ----------------------------------------------------------------- piece placement
+
+    /// Puts `piece` on an empty square, keeping lists, counts and key in step.
+    pub(super) fn add_piece(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(self.squares[sq.index()].is_empty());
+        self.append_to_list(sq, piece);
+        self.squares[sq.index()] = piece;
+        self.key ^= keys().piece(piece, sq);
+    }
+
+    #[inline]
+    fn append_to_list(&mut self, sq: Square, piece: Piece) {
+        let (c, t) = (piece.color().index(), piece.type_bits() as usize);
+        let slot = self.counts[c][t] as usize;
+        self.lists[c][t][slot] = sq;
+        self.list_index[sq.index()] = slot as u8;
+        self.counts[c][t] += 1;
+    }
+
+    /// Removes the piece on `sq` from its list (the last entry fills the hole) and
+    /// returns the slot it had, so `restore_to_list` can put it back exactly.
+    #[inline]
+    fn remove_from_list(&mut self, sq: Square, piece: Piece) -> u8 {
+        let (c, t) = (piece.color().index(), piece.type_bits() as usize);
+        let slot = self.list_index[sq.index()];
+        let last = self.counts[c][t] as usize - 1;
+        let moved = self.lists[c][t][last];
+        self.lists[c][t][slot as usize] = moved;
+        self.list_index[moved.index()] = slot;
+        self.counts[c][t] -= 1;
+        slot
+    }
+
+    /// Inverse of `remove_from_list`: the piece returns to `slot` and the piece that had
+    /// filled that slot goes back to the end of the list.
+    #[inline]
+    fn restore_to_list(&mut self, sq: Square, piece: Piece, slot: u8) {
+        let (c, t) = (piece.color().index(), piece.type_bits() as usize);
+        let end = self.counts[c][t] as usize;
+        // When the piece was the last entry, nothing filled its slot, and the entry
+        // found there now may be stale: there is nothing to move back.
+        if (slot as usize) < end {
+            let displaced = self.lists[c][t][slot as usize];
+            self.lists[c][t][end] = displaced;
+            self.list_index[displaced.index()] = end as u8;
+        }
+        self.lists[c][t][slot as usize] = sq;
+        self.list_index[sq.index()] = slot;
+        self.counts[c][t] += 1;
+    }
+
+    /// Moves a piece between squares, keeping its list slot.
+    #[inline]
+    fn shift_piece(&mut self, from: Square, to: Square) {
+        let piece = self.squares[from.index()];
+        let (c, t) = (piece.color().index(), piece.type_bits() as usize);
+        let slot = self.list_index[from.index()];
+        self.lists[c][t][slot as usize] = to;
+        self.list_index[to.index()] = slot;
+        self.squares[to.index()] = piece;
+        self.squares[from.index()] = Piece::EMPTY;
+    }
+
+    // ----------------------------------------------------------------- make / unmake
+
+    /// Plays a legal move. The returned `Undo` restores the position exactly.
+    pub fn make_move(&mut self, m: Move) -> Undo {
+        let keys = keys();
+        let us = self.side;
+        let from = m.from();
+        let to = m.to();
+        let piece = self.squares[from.index()];
+        debug_assert!(
+            piece.is_color(us),
+            "no piece of the side to move on {from} for {m}"
+        );
+        let mut undo = Undo {
+            captured: Piece::EMPTY,
+            captured_slot: 0,
+            pawn_slot: 0,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+        };
+        let mut key = self.key ^ keys.side();
+        if let Some(ep) = self.ep {
+            key ^= keys.en_passant(ep);
+        }
+        self.ep = None;
+        self.halfmove += 1;
+
+        let captured_sq = match m.kind() {
+            MoveKind::EnPassant => to.offset(-us.forward()),
+            _ if !self.squares[to.index()].is_empty() => Some(to),
+            _ => None,
+        };
+        if let Some(csq) = captured_sq {
+            let captured = self.squares[csq.index()];
+            undo.captured = captured;
+            undo.captured_slot = self.remove_from_list(csq, captured);
+            self.squares[csq.index()] = Piece::EMPTY;
+            key ^= keys.piece(captured, csq);
+            self.halfmove = 0;
+        }
+        if m.kind() == MoveKind::Castle {
+            let (rook_from, rook_to) = castle_rook_squares(to);
+            let rook = self.squares[rook_from.index()];
+            self.shift_piece(rook_from, rook_to);
+            key ^= keys.piece(rook, rook_from) ^ keys.piece(rook, rook_to);
+        }
+
+        self.shift_piece(from, to);
+        key ^= keys.piece(piece, from) ^ keys.piece(piece, to);
+        if let Some(promoted) = m.promoted() {
+            let new = Piece::new(us, promoted);
+            undo.pawn_slot = self.remove_from_list(to, piece);
+            self.append_to_list(to, new);
+            self.squares[to.index()] = new;
+            key ^= keys.piece(piece, to) ^ keys.piece(new, to);
+        }
+        if piece.type_bits() == PieceType::Pawn as u8 {
+            self.halfmove = 0;
+        }
+
+        let rights = self.castling.after_touching(from).after_touching(to);
+        key ^= keys.castling(self.castling) ^ keys.castling(rights);
+        self.castling = rights;
+
+        self.side = us.flip();
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        if m.kind() == MoveKind::DoublePush {
+            let skipped = from
+                .offset(us.forward())
+                .expect("double push passes a square");
+            if self.en_passant_capture_exists(skipped) {
+                self.ep = Some(skipped);
+                key ^= keys.en_passant(skipped);
+            }
+        }
+        self.key = key;
+        undo
+    }
+
+    /// Takes back `m`, which must be the last move made, with the `Undo` it returned.
+    pub fn unmake_move(&mut self, m: Move, undo: &Undo) {
+        let us = self.side.flip();
+        let from = m.from();
+        let to = m.to();
+        if m.promoted().is_some() {
+            // The new piece is the last of its list: everything made later was unmade.
+            let new = self.squares[to.index()];
+            self.counts[us.index()][new.type_bits() as usize] -= 1;
+            let pawn = Piece::new(us, PieceType::Pawn);
+            self.restore_to_list(to, pawn, undo.pawn_slot);
+            self.squares[to.index()] = pawn;
+        }
+        self.shift_piece(to, from);
+        if m.kind() == MoveKind::Castle {
+            let (rook_from, rook_to) = castle_rook_squares(to);
+            self.shift_piece(rook_to, rook_from);
+        }
+        if !undo.captured.is_empty() {
+            let csq = if m.kind() == MoveKind::EnPassant {
+                to.offset(-us.forward())
+                    .expect("e.p. victim is on the board")
+            } else {
+                to
+            };
+            self.restore_to_list(csq, undo.captured, undo.captured_slot);
+            self.squares[csq.index()] = undo.captured;
+        }
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        self.side = us;
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+
+    /// Passes the turn (null-move pruning). Not a legal chess move: only for search.
+    pub fn make_null(&mut self) -> Undo {
+        let keys = keys();
+        let undo = Undo {
+            captured: Piece::EMPTY,
+            captured_slot: 0,
+            pawn_slot: 0,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+        };
+        self.key ^= keys.side();
+        if let Some(ep) = self.ep.take() {
+            self.key ^= keys.en_passant(ep);
+        }
+        self.halfmove += 1;
+        self.side = self.side.flip();
+        undo
+    }
+
+    pub fn unmake_null(&mut self, undo: &Undo) {
+        self.side = self.side.flip();
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+
+    /// After a double push over `skipped` (side already switched): can the side to move
+    /// capture en passant without leaving its king in check?
+    fn en_passant_capture_exists(&self, skipped: Square) -> bool {
+        let us = self.side;
+        let victim = skipped
+            .offset(-us.forward())
+            .expect("pushed pawn is on the board");
+        [dir::E, dir::W].into_iter().any(|side_step| {
+            victim.offset(side_step).is_some_and(|from| {
+                self.piece_at(from).is(us, PieceType::Pawn)
+                    && self.en_passant_is_legal(from, skipped, victim)
+            })
+        })
+    }
+
+    /// Whether the pawn on `from` may take en passant on `to`, removing the pawn on
+    /// `victim`: both pawns leave their rank and one lands on `to`, so check the king on
+    /// the board as it would be (this catches the rank pin and discovered checks).
+    pub(super) fn en_passant_is_legal(&self, from: Square, to: Square, victim: Square) -> bool {
+        let us = self.side;
+        let pawn = Piece::new(us, PieceType::Pawn);
+        let king = self.king_square(us);
+        !self.attacked_with(king, us.flip(), |sq| {
+            if sq == to {
+                pawn
+            } else if sq == from || sq == victim {
+                Piece::EMPTY
+            } else {
+                self.squares[sq.index()]
+            }
+        })
+    }
+
+    /// Checks that the piece lists, counts, list indices and key agree with the board;
+    /// returns a description of the first disagreement. For tests and debug assertions.
+    pub fn invariant_violation(&self) -> Option<String> {
+        for color in [Color::White, Color::Black] {
+            for kind in PieceType::ALL {
+                for (i, &sq) in self.pieces_of(color, kind).iter().enumerate() {
+                    if !self.piece_at(sq).is(color, kind) {
+                        return Some(format!(
+                            "{color:?} {kind:?} list names {sq}, which holds {:?}",
+                            self.piece_at(sq)
+                        ));
+                    }
+                    if self.list_index[sq.index()] as usize != i {
+                        return Some(format!(
+                            "list index of {sq} is {} not {i}",
+                            self.list_index[sq.index()]
+                        ));
+                    }
+                }
+            }
+        }
+        let listed: usize = [Color::White, Color::Black]
+            .iter()
+            .map(|&c| self.pieces(c).count())
+            .sum();
+        let on_board = Square::all()
+            .filter(|&sq| !self.piece_at(sq).is_empty())
+            .count();
+        if listed != on_board {
+            return Some(format!("{listed} pieces listed, {on_board} on the board"));
+        }
+        if self.key != self.compute_key() {
+            return Some("incremental key differs from the computed one".to_string());
+        }
+        None
+    }
+
+    /// Computes the key from scratch (to check the incremental one).
+    pub fn compute_key(&self) -> u64 {
+        let keys = keys();
+        let mut key = keys.castling(self.castling);
+        if self.side == Color::Black {
+            key ^= keys.side();
+        }
+        if let Some(ep) = self.ep {
+            key ^= keys.en_passant(ep);
+        }
+        for sq in Square::all() {
+            let p = self.piece_at(sq);
+            if !p.is_empty() {
+                key ^= keys.piece(p, sq);
+            }
+        }
+        key
+    }
+}
+
+impl PartialEq for Board {
+    /// Two boards are equal when every FEN-visible field and the key agree; the order of
+    /// the live entries of the piece lists is also compared, so that make/unmake round
+    /// trips are checked to be exact.
+    fn eq(&self, other: &Board) -> bool {
+        self.squares == other.squares
+            && self.counts == other.counts
+            && [Color::White, Color::Black].iter().all(|&c| {
+                PieceType::ALL
+                    .iter()
+                    .all(|&k| self.pieces_of(c, k) == other.pieces_of(c, k))
+            })
+            && self.side == other.side
+            && self.castling == other.castling
+            && self.ep == other.ep
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && self.key == other.key
+    }
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Board({})", self.to_fen())
+    }
+}
+
+/// First non-empty square's piece along a ray from `from` (exclusive), if any.
+#[inline(always)]
+fn first_piece_on_ray<F: Fn(Square) -> Piece>(from: Square, d: i8, piece_at: &F) -> Option<Piece> {
+    let mut sq = from;
+    while let Some(next) = sq.offset(d) {
+        let p = piece_at(next);
+        if !p.is_empty() {
+            return Some(p);
+        }
+        sq = next;
+    }
+    None
+}
+
+/// Rook origin and target for a castling king landing on `king_to` (g- or c-file).
+#[inline]
+pub(super) fn castle_rook_squares(king_to: Square) -> (Square, Square) {
+    let rank = king_to.rank();
+    if king_to.file() == 6 {
+        (Square::new(7, rank), Square::new(5, rank))
+    } else {
+        (Square::new(0, rank), Square::new(3, rank))
+    }
+}

@@ -1,0 +1,76 @@
+//! The `perft` and `divide` command-line modes, run as a user would.
+
+use std::process::Command;
+
+fn ferrimax(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrimax"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_prints_plain_node_count_time_and_speed() {
+    let (status, out, _) = ferrimax(&["perft", "4"]);
+    assert_eq!(status, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "nodes 197281");
+    assert!(
+        lines[1].starts_with("time ") && lines[1].ends_with(" s"),
+        "{out}"
+    );
+    assert!(
+        lines[2].starts_with("speed ") && lines[2].ends_with(" Mnps"),
+        "{out}"
+    );
+}
+
+#[test]
+fn perft_takes_a_fen_split_over_arguments() {
+    let (status, out, _) = ferrimax(&[
+        "perft",
+        "3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8",
+        "w",
+        "-",
+        "-",
+        "0",
+        "1",
+    ]);
+    assert_eq!(status, 0);
+    assert!(out.starts_with("nodes 2812\n"), "{out}");
+}
+
+#[test]
+fn divide_lists_each_root_move_and_the_total() {
+    let (status, out, _) = ferrimax(&["divide", "2"]);
+    assert_eq!(status, 0);
+    assert!(out.contains("e2e4 20\n"), "{out}");
+    assert_eq!(out.lines().count(), 21);
+    assert!(out.ends_with("total 400\n"), "{out}");
+}
+
+#[test]
+fn bad_arguments_give_usage_and_status_2() {
+    for args in [
+        &["perft"][..],
+        &["perft", "x"],
+        &["perft", "-1"],
+        &["perft", "3", "not", "a", "fen", "at", "all"],
+        &["divide"],
+        &["divide", "2", "8/8/8/8/8/8/8/8", "w", "-", "-"],
+        &["frobnicate"],
+    ] {
+        let (status, out, err) = ferrimax(args);
+        assert_eq!(status, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?} wrote to stdout: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("usage: ferrimax"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,25 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use ferrimax::chess::Board;
+use rand::{Rng, SeedableRng, rngs::StdRng};
+
+/// Plays `games` random legal games of at most `max_plies` from the start position and
+/// calls `visit` on every position reached (before each move, and the final one).
+/// Seeded, so every run sees the same games.
+pub fn random_games(seed: u64, games: usize, max_plies: usize, mut visit: impl FnMut(&Board)) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    for _ in 0..games {
+        let mut board = Board::startpos();
+        for _ in 0..max_plies {
+            visit(&board);
+            let moves = board.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.as_slice()[rng.next_u32() as usize % moves.len()];
+            board.make_move(m);
+        }
+        visit(&board);
+    }
+}
