@@ -770,9 +770,22 @@ mod tests {
     const RANDOM_LINES: usize = 50_000;
     const MAX_RANDOM_LENGTH: usize = 48;
 
+    /// Both parsers must return, and any error must quote the line as the GUI sent it
+    /// (less the line ending and surrounding blanks).
     fn parse_everything(line: &str) {
-        let _ = parse(line);
-        let _ = parse_edit(line);
+        let cleaned = clean(line);
+        let check = |error: ParseError| match error {
+            ParseError::Empty => assert!(cleaned.is_empty(), "{line:?}"),
+            ParseError::Unknown(quoted) | ParseError::BadArgument(quoted) => {
+                assert_eq!(quoted, cleaned, "{line:?}")
+            }
+        };
+        if let Err(error) = parse(line) {
+            check(error);
+        }
+        if let Err(error) = parse_edit(line) {
+            check(error);
+        }
     }
 
     #[test]
