@@ -3,5 +3,6 @@
 //! `chess` holds the rules, and nothing else of the crate; see `../shared/DESIGN.md`
 //! for how the modules fit together.
 
+pub mod cecp;
 pub mod chess;
 pub mod cli;
