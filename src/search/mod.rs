@@ -1,0 +1,2 @@
+pub mod kpk;
+pub mod pawnrace;
