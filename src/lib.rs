@@ -5,5 +5,5 @@
 
 pub mod cecp;
 pub mod chess;
-pub mod search;
 pub mod cli;
+pub mod search;

@@ -29,11 +29,6 @@ impl Coord {
         Coord { file, rank }
     }
 
-    /// Converts from the engine's 0x88 numbering (rank * 16 + file).
-    pub fn from_0x88(square: u8) -> Coord {
-        Coord::new((square % 16) as i8, (square / 16) as i8)
-    }
-
     /// Converts to the engine's 0x88 numbering.
     pub fn to_0x88(self) -> u8 {
         assert!(self.is_on_board());
