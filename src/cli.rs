@@ -1,7 +1,8 @@
-//! Command-line modes other than the protocol loop: `perft` and `divide` (and, later,
-//! `bench`). Each returns the process exit status.
+//! Command-line modes other than the protocol loop: `perft`, `divide` and `bench`. Each
+//! returns the process exit status.
 
 use crate::chess::{Board, STARTPOS, divide, perft};
+use crate::search::{Options, bench};
 use std::time::Instant;
 
 /// Exit status for a command-line usage error.
@@ -54,5 +55,33 @@ pub fn run_divide(args: &[String]) -> i32 {
         total += n;
     }
     println!("total {total}");
+    0
+}
+
+/// `ferrimax bench [DEPTH] [--self-deepening]`: searches the bench positions and prints
+/// one line per position, then `N nodes M nps` as the last line.
+pub fn run_bench(args: &[String]) -> i32 {
+    let mut depth = bench::DEFAULT_DEPTH;
+    let mut options = Options::default();
+    for arg in args {
+        match arg.as_str() {
+            "--self-deepening" => options.self_deepening = true,
+            "--no-self-deepening" => options.self_deepening = false,
+            text => match text.parse::<u32>() {
+                Ok(d) if (1..=64).contains(&d) => depth = d,
+                _ => {
+                    eprintln!(
+                        "usage: ferrimax bench [DEPTH 1-64] [--self-deepening|--no-self-deepening]  (bad argument '{text}')"
+                    );
+                    return USAGE_ERROR;
+                }
+            },
+        }
+    }
+    crate::search::eval::init();
+    let result = bench::run(depth, options, |i, fen, nodes| {
+        println!("position {:2} {nodes:>10} nodes  {fen}", i + 1);
+    });
+    println!("{} nodes {} nps", result.nodes, result.nodes_per_second());
     0
 }

@@ -1,2 +1,157 @@
+//! Search and evaluation: micro-Max's ideas in readable Rust.
+//!
+//! `search` runs on whatever thread calls it; a `SearchControl` shared with the caller
+//! stops it, moves its deadlines (a ponder hit) and publishes its progress (for `stat01`).
+
+pub mod bench;
+pub mod eval;
 pub mod kpk;
+pub mod limits;
+mod negamax;
+mod ordering;
 pub mod pawnrace;
+pub mod see;
+pub mod tt;
+
+pub use limits::{Budget, Clock, Limits};
+pub use negamax::{
+    DRAW, Info, MATE, MATE_BOUND, MAX_DEPTH, Options, Report, Score, SearchResult, search,
+};
+pub use tt::{DEFAULT_HASH_MB, TranspositionTable};
+
+use crate::chess::Move;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// No deadline.
+const NEVER: u64 = u64::MAX;
+
+/// Shared between a running search and the thread that started it.
+pub struct SearchControl {
+    start: Instant,
+    stop: AtomicBool,
+    /// Deadlines in milliseconds since `start` (`NEVER` = none).
+    soft_ms: AtomicU64,
+    hard_ms: AtomicU64,
+    /// Node rate of the CECP `nps` node clock, 0 for the wall clock.
+    nodes_per_second: AtomicU64,
+    nodes: AtomicU64,
+    depth: AtomicU32,
+    root_index: AtomicU32,
+    root_total: AtomicU32,
+    root_move: AtomicU32,
+}
+
+impl SearchControl {
+    /// A control whose clock starts now, with no deadline.
+    pub fn new() -> SearchControl {
+        SearchControl {
+            start: Instant::now(),
+            stop: AtomicBool::new(false),
+            soft_ms: AtomicU64::new(NEVER),
+            hard_ms: AtomicU64::new(NEVER),
+            nodes_per_second: AtomicU64::new(0),
+            nodes: AtomicU64::new(0),
+            depth: AtomicU32::new(0),
+            root_index: AtomicU32::new(0),
+            root_total: AtomicU32::new(0),
+            root_move: AtomicU32::new(0),
+        }
+    }
+
+    /// Asks the search to stop as soon as it can (it returns its best move so far).
+    pub fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+
+    /// Sets the deadlines to `budget` counted from `from` (time since the search started):
+    /// the search sets its own at the start; a ponder hit sets them from the moment of the
+    /// hit.
+    pub fn set_deadlines(&self, from: Duration, budget: Budget) {
+        let ms = |d: Duration| (from + d).as_millis().min(u128::from(NEVER - 1)) as u64;
+        self.soft_ms.store(ms(budget.soft), Relaxed);
+        self.hard_ms.store(ms(budget.hard), Relaxed);
+    }
+
+    pub fn has_deadline(&self) -> bool {
+        self.hard_ms.load(Relaxed) != NEVER
+    }
+
+    fn set_nodes_per_second(&self, rate: Option<u64>) {
+        self.nodes_per_second.store(rate.unwrap_or(0), Relaxed);
+    }
+
+    /// Wall time since the search started.
+    pub fn elapsed_wall(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Time since the start by the clock the search runs on: the wall clock, or the node
+    /// clock when a node rate is set.
+    pub fn elapsed(&self, nodes: u64) -> Duration {
+        match self.nodes_per_second.load(Relaxed) {
+            0 => self.start.elapsed(),
+            rate => Duration::from_micros(nodes.saturating_mul(1_000_000) / rate),
+        }
+    }
+
+    fn past_hard_deadline(&self, nodes: u64) -> bool {
+        let hard = self.hard_ms.load(Relaxed);
+        hard != NEVER && self.elapsed(nodes).as_millis() >= u128::from(hard)
+    }
+
+    fn past_soft_deadline(&self, nodes: u64, share_percent: u32) -> bool {
+        let soft = self.soft_ms.load(Relaxed);
+        soft != NEVER
+            && self.elapsed(nodes).as_millis() * 100 >= u128::from(soft) * u128::from(share_percent)
+    }
+
+    fn publish_nodes(&self, nodes: u64) {
+        self.nodes.store(nodes, Relaxed);
+    }
+
+    fn publish_depth(&self, depth: i32) {
+        self.depth.store(depth as u32, Relaxed);
+    }
+
+    fn publish_root_move(&self, index: usize, total: usize, m: Move) {
+        self.root_index.store(index as u32, Relaxed);
+        self.root_total.store(total as u32, Relaxed);
+        self.root_move.store(m.bits(), Relaxed);
+    }
+
+    /// Progress as of the last publication (about every millisecond).
+    pub fn progress(&self) -> Progress {
+        let index = self.root_index.load(Relaxed);
+        let total = self.root_total.load(Relaxed);
+        Progress {
+            elapsed: self.start.elapsed(),
+            nodes: self.nodes.load(Relaxed),
+            depth: self.depth.load(Relaxed),
+            moves_left: total.saturating_sub(index + 1),
+            moves_total: total,
+            current_move: Move::from_bits(self.root_move.load(Relaxed)),
+        }
+    }
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Snapshot of a running search (CECP `stat01`).
+#[derive(Copy, Clone, Debug)]
+pub struct Progress {
+    pub elapsed: Duration,
+    pub nodes: u64,
+    pub depth: u32,
+    pub moves_left: u32,
+    pub moves_total: u32,
+    pub current_move: Move,
+}

@@ -1,0 +1,578 @@
+//! Static evaluation, from the side to move's point of view.
+//!
+//! Every term is a function of the position alone (micro-Max's notes explain why: terms
+//! that depend on how a position was reached drift over a game and can outweigh even a
+//! mate). Values are in micro-Max 4's units, where a pawn is 74; `to_centipawns` converts
+//! for display.
+//!
+//! The terms, each named after the idea it carries from the seeds:
+//! material with the bishop above the knight; a centre table; pawn structure (doubled,
+//! isolated, blocked by an own piece, undefendable); castling and king shelter while
+//! pieces remain, a centralised king once they are gone (the frozen, then magnetic king);
+//! micro-Max 4.6's gradual promotion bonus for pawns on the 6th and 7th rank (lost again
+//! when the pawn is captured, because it is a property of the pawn on its square); a
+//! penalty for trading pieces when behind; pressure on the side ahead to push pawns when
+//! the 50-move counter grows; and Coulom's pawn race and an exact KPK verdict once the
+//! defender has no pieces.
+
+use super::kpk::KpkBitbase;
+use super::pawnrace::PawnRaceTable;
+use crate::chess::{Board, Color, PieceType, Square};
+use std::sync::OnceLock;
+
+pub const PAWN_VALUE: i32 = 74;
+pub const KNIGHT_VALUE: i32 = 259;
+pub const BISHOP_VALUE: i32 = 296;
+pub const ROOK_VALUE: i32 = 444;
+pub const QUEEN_VALUE: i32 = 851;
+
+/// Material value of a piece type (the king has none: it is never traded).
+#[inline]
+pub const fn piece_value(kind: PieceType) -> i32 {
+    match kind {
+        PieceType::Pawn => PAWN_VALUE,
+        PieceType::Knight => KNIGHT_VALUE,
+        PieceType::Bishop => BISHOP_VALUE,
+        PieceType::Rook => ROOK_VALUE,
+        PieceType::Queen => QUEEN_VALUE,
+        PieceType::King => 0,
+    }
+}
+
+/// Converts an evaluation in internal units to centipawns.
+pub fn to_centipawns(score: i32) -> i32 {
+    score * 100 / PAWN_VALUE
+}
+
+// ------------------------------------------------------------------ term weights
+
+/// Bonus for a pawn standing on its 6th rank; a pawn on the 7th earns it twice. Slightly
+/// less than a pawn, so no pawn is sacrificed just to get one there (seed 000: 64 vs 74).
+const PROMOTION_STEP_BONUS: i32 = 64;
+/// Extra for a passed pawn by rank (from its own side), rank 2 to rank 7.
+const PASSED_PAWN_BONUS: [i32; 8] = [0, 4, 6, 10, 18, 30, 45, 0];
+const DOUBLED_PAWN_PENALTY: i32 = 10;
+const ISOLATED_PAWN_PENALTY: i32 = 10;
+/// Own piece standing directly in front of a pawn (micro-Max's cure for doubled pawns).
+const BLOCKED_PAWN_PENALTY: i32 = 8;
+/// A pawn that no pawn of its own can ever defend (none on a neighbouring file beside or
+/// behind it): micro-Max's "undefended squares" left behind.
+const BACKWARD_PAWN_PENALTY: i32 = 6;
+
+/// Weight of the centre table per piece type (pawn, knight, bishop, rook, queen), in
+/// 1/4 units per step of centrality.
+const CENTRE_WEIGHT: [i32; 6] = [2, 4, 2, 0, 1, 0];
+const BISHOP_PAIR_BONUS: i32 = 20;
+const ROOK_OPEN_FILE_BONUS: i32 = 12;
+const ROOK_HALF_OPEN_FILE_BONUS: i32 = 6;
+const ROOK_SEVENTH_RANK_BONUS: i32 = 12;
+
+/// Middlegame: king castled (on the b/c or g/h file of its first rank).
+const CASTLED_BONUS: i32 = 30;
+/// Middlegame: each castling right still held (the option is worth something).
+const CASTLING_RIGHT_BONUS: i32 = 8;
+/// Middlegame: per rank the king has left its first rank (the frozen king).
+const KING_ADVANCE_PENALTY: i32 = 25;
+/// Middlegame: per missing shelter pawn in front of a castled king.
+const SHELTER_PAWN_PENALTY: i32 = 10;
+/// Endgame: per step of centrality of the king (the magnetic king).
+const KING_CENTRE_WEIGHT: i32 = 4;
+
+/// Per piece traded off (beyond the start), for the side ahead in material.
+const TRADE_BONUS: i32 = 3;
+/// Half-moves without a pawn move or capture after which the side ahead is pushed to act.
+const FIFTY_MOVE_PRESSURE_START: i32 = 20;
+/// Penalty per such half-move for the side ahead.
+const FIFTY_MOVE_PRESSURE: i32 = 1;
+/// Lead in material from which a side counts as "ahead" for the two terms above.
+const AHEAD_MARGIN: i32 = PAWN_VALUE / 2;
+
+/// A pawn the defending king cannot catch (pawn race) or a won KPK ending: most of a
+/// queen, less the distance still to run.
+const UNSTOPPABLE_PAWN_BONUS: i32 = QUEEN_VALUE - 2 * PAWN_VALUE;
+/// Score of a won KPK position, before the pawn's progress is added.
+const KPK_WIN_SCORE: i32 = QUEEN_VALUE;
+
+/// Bare-king endings: drive the lone king to the edge and bring the other king close.
+const MOP_UP_EDGE_WEIGHT: i32 = 10;
+const MOP_UP_KINGS_WEIGHT: i32 = 4;
+
+/// Non-pawn material (in piece counts N/B = 1, R = 2, Q = 4) of a full set, both sides:
+/// the phase scale between middlegame (24) and endgame (0).
+const FULL_PHASE: i32 = 24;
+
+/// The knowledge tables the evaluation consults, built once.
+struct Tables {
+    pawn_race: PawnRaceTable,
+    kpk: KpkBitbase,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| Tables {
+        pawn_race: PawnRaceTable::new(),
+        kpk: KpkBitbase::new(),
+    })
+}
+
+/// Builds the pawn-race and KPK tables now rather than at the first evaluation.
+pub fn init() {
+    tables();
+}
+
+/// Centrality of a square: 0 in the corners up to 6 on the four centre squares (sum of
+/// the distances from the board edge in each direction).
+#[inline]
+fn centrality(sq: Square) -> i32 {
+    let edge = |x: u8| i32::from(x.min(7 - x));
+    edge(sq.file()) + edge(sq.rank())
+}
+
+/// Rank seen from `color`'s side (0 = own first rank).
+#[inline]
+fn relative_rank(sq: Square, color: Color) -> u8 {
+    match color {
+        Color::White => sq.rank(),
+        Color::Black => 7 - sq.rank(),
+    }
+}
+
+/// Per side, per file: number of pawns, and the most advanced (from that side) rank.
+struct PawnFiles {
+    count: [[u8; 8]; 2],
+    /// Highest rank (absolute) of a pawn on the file, or None.
+    highest: [[Option<u8>; 8]; 2],
+    lowest: [[Option<u8>; 8]; 2],
+}
+
+impl PawnFiles {
+    fn of(board: &Board) -> PawnFiles {
+        let mut pf = PawnFiles {
+            count: [[0; 8]; 2],
+            highest: [[None; 8]; 2],
+            lowest: [[None; 8]; 2],
+        };
+        for color in [Color::White, Color::Black] {
+            let c = color.index();
+            for &sq in board.pieces_of(color, PieceType::Pawn) {
+                let f = sq.file() as usize;
+                pf.count[c][f] += 1;
+                let r = sq.rank();
+                pf.highest[c][f] = Some(pf.highest[c][f].map_or(r, |h| h.max(r)));
+                pf.lowest[c][f] = Some(pf.lowest[c][f].map_or(r, |l| l.min(r)));
+            }
+        }
+        pf
+    }
+
+    fn has_pawn(&self, color: Color, file: i32) -> bool {
+        (0..8).contains(&file) && self.count[color.index()][file as usize] > 0
+    }
+
+    /// Whether no enemy pawn stands ahead of `sq` on its file or a neighbouring one.
+    fn is_passed(&self, sq: Square, color: Color) -> bool {
+        let enemy = color.flip().index();
+        let f = i32::from(sq.file());
+        (f - 1..=f + 1).filter(|x| (0..8).contains(x)).all(|x| {
+            let x = x as usize;
+            match color {
+                Color::White => self.highest[enemy][x].is_none_or(|r| r <= sq.rank()),
+                Color::Black => self.lowest[enemy][x].is_none_or(|r| r >= sq.rank()),
+            }
+        })
+    }
+
+    /// Whether a pawn of `color` on a neighbouring file stands level with or behind `sq`
+    /// (so could one day defend it or the square in front).
+    fn has_supporter(&self, sq: Square, color: Color) -> bool {
+        let c = color.index();
+        let f = i32::from(sq.file());
+        [f - 1, f + 1]
+            .into_iter()
+            .filter(|x| (0..8).contains(x))
+            .any(|x| {
+                let x = x as usize;
+                match color {
+                    Color::White => self.lowest[c][x].is_some_and(|r| r <= sq.rank()),
+                    Color::Black => self.highest[c][x].is_some_and(|r| r >= sq.rank()),
+                }
+            })
+    }
+}
+
+/// Evaluates `board` for the side to move.
+pub fn evaluate(board: &Board) -> i32 {
+    let white = evaluate_white(board);
+    match board.side_to_move() {
+        Color::White => white,
+        Color::Black => -white,
+    }
+}
+
+/// Evaluation from White's point of view.
+fn evaluate_white(board: &Board) -> i32 {
+    if board.is_insufficient_material() || is_drawn_minor_ending(board) {
+        return 0;
+    }
+    if let Some(score) = kpk_score(board) {
+        return score;
+    }
+    let pawns = PawnFiles::of(board);
+    let phase = game_phase(board);
+    let material = [Color::White, Color::Black].map(|c| material(board, c));
+    let mut score = material[0] - material[1];
+    for color in [Color::White, Color::Black] {
+        let sign = if color == Color::White { 1 } else { -1 };
+        let side = pawn_structure(board, &pawns, color)
+            + pieces(board, &pawns, color)
+            + king(board, &pawns, color, phase);
+        score += sign * side;
+    }
+    score += trade_and_fifty_move_terms(board, material[0] - material[1]);
+    score += pawn_race(board, &pawns);
+    score += mop_up(board);
+    score
+}
+
+fn material(board: &Board, color: Color) -> i32 {
+    PieceType::ALL[..5]
+        .iter()
+        .map(|&k| piece_value(k) * board.count(color, k) as i32)
+        .sum()
+}
+
+/// 24 with all pieces on the board, 0 with kings and pawns only.
+fn game_phase(board: &Board) -> i32 {
+    let units = |c| {
+        board.count(c, PieceType::Knight)
+            + board.count(c, PieceType::Bishop)
+            + 2 * board.count(c, PieceType::Rook)
+            + 4 * board.count(c, PieceType::Queen)
+    };
+    ((units(Color::White) + units(Color::Black)) as i32).min(FULL_PHASE)
+}
+
+fn pawn_structure(board: &Board, pawns: &PawnFiles, color: Color) -> i32 {
+    let c = color.index();
+    let mut score = 0;
+    for f in 0..8 {
+        let n = i32::from(pawns.count[c][f]);
+        if n > 1 {
+            score -= DOUBLED_PAWN_PENALTY * (n - 1);
+        }
+    }
+    for &sq in board.pieces_of(color, PieceType::Pawn) {
+        let rank = relative_rank(sq, color);
+        score += centrality(sq) * CENTRE_WEIGHT[0] / 4;
+        // Gradual promotion: one step of the bonus on the 6th, two on the 7th.
+        score += PROMOTION_STEP_BONUS * i32::from(rank.saturating_sub(4));
+        let f = i32::from(sq.file());
+        if !pawns.has_pawn(color, f - 1) && !pawns.has_pawn(color, f + 1) {
+            score -= ISOLATED_PAWN_PENALTY;
+        } else if !pawns.has_supporter(sq, color) {
+            score -= BACKWARD_PAWN_PENALTY;
+        }
+        if let Some(front) = sq.offset(color.forward())
+            && board.piece_at(front).is_color(color)
+            && board.piece_at(front).kind() != Some(PieceType::Pawn)
+        {
+            score -= BLOCKED_PAWN_PENALTY;
+        }
+        if pawns.is_passed(sq, color) {
+            score += PASSED_PAWN_BONUS[rank as usize];
+        }
+    }
+    score
+}
+
+fn pieces(board: &Board, pawns: &PawnFiles, color: Color) -> i32 {
+    let mut score = 0;
+    for kind in [PieceType::Knight, PieceType::Bishop, PieceType::Queen] {
+        let weight = CENTRE_WEIGHT[kind as usize - 1];
+        for &sq in board.pieces_of(color, kind) {
+            score += centrality(sq) * weight;
+        }
+    }
+    if board.count(color, PieceType::Bishop) >= 2 {
+        score += BISHOP_PAIR_BONUS;
+    }
+    let enemy_king_rank = relative_rank(board.king_square(color.flip()), color);
+    for &sq in board.pieces_of(color, PieceType::Rook) {
+        let f = i32::from(sq.file());
+        if !pawns.has_pawn(color, f) {
+            score += if pawns.has_pawn(color.flip(), f) {
+                ROOK_HALF_OPEN_FILE_BONUS
+            } else {
+                ROOK_OPEN_FILE_BONUS
+            };
+        }
+        if relative_rank(sq, color) == 6 && enemy_king_rank == 7 {
+            score += ROOK_SEVENTH_RANK_BONUS;
+        }
+    }
+    score
+}
+
+/// King placement, blended between the middlegame (stay home, castled, behind pawns)
+/// and the endgame (come to the centre) by the amount of material left.
+fn king(board: &Board, pawns: &PawnFiles, color: Color, phase: i32) -> i32 {
+    let sq = board.king_square(color);
+    let rank = i32::from(relative_rank(sq, color));
+    let mut middlegame = -KING_ADVANCE_PENALTY * rank;
+    let file = sq.file();
+    let castled_file = file <= 2 || file >= 6;
+    if rank == 0 && castled_file {
+        middlegame += CASTLED_BONUS;
+        let shelter_files = if file <= 2 { 0..3 } else { 5..8 };
+        for f in shelter_files {
+            let near = pawns_near_home(board, pawns, color, f);
+            if !near {
+                middlegame -= SHELTER_PAWN_PENALTY;
+            }
+        }
+    }
+    let rights = board.castling();
+    for kingside in [true, false] {
+        if rights.has(crate::chess::CastlingRights::flag(color, kingside)) {
+            middlegame += CASTLING_RIGHT_BONUS;
+        }
+    }
+    let endgame = KING_CENTRE_WEIGHT * centrality(sq);
+    (middlegame * phase + endgame * (FULL_PHASE - phase)) / FULL_PHASE
+}
+
+/// Whether `color` has a pawn on `file` on its 2nd or 3rd rank (a shelter pawn).
+fn pawns_near_home(board: &Board, pawns: &PawnFiles, color: Color, file: u8) -> bool {
+    if pawns.count[color.index()][file as usize] == 0 {
+        return false;
+    }
+    [1u8, 2].into_iter().any(|r| {
+        let rank = match color {
+            Color::White => r,
+            Color::Black => 7 - r,
+        };
+        board
+            .piece_at(Square::new(file, rank))
+            .is(color, PieceType::Pawn)
+    })
+}
+
+/// Seeds 003: the side behind dislikes trades, the side ahead likes them and must not
+/// let the 50-move counter run.
+fn trade_and_fifty_move_terms(board: &Board, material_diff: i32) -> i32 {
+    if material_diff.abs() < AHEAD_MARGIN {
+        return 0;
+    }
+    let sign = material_diff.signum();
+    let pieces_left =
+        (board.non_pawn_pieces(Color::White) + board.non_pawn_pieces(Color::Black)) as i32;
+    let traded = (14 - pieces_left).max(0);
+    let idle = (i32::from(board.halfmove_clock()) - FIFTY_MOVE_PRESSURE_START).max(0);
+    sign * (TRADE_BONUS * traded - FIFTY_MOVE_PRESSURE * idle)
+}
+
+/// Two minor pieces or fewer with no pawns where the stronger side cannot force mate
+/// (KNNK, KBKN, KNKN, KBKB): scored as a draw.
+fn is_drawn_minor_ending(board: &Board) -> bool {
+    let heavy_or_pawns = |c| {
+        board.count(c, PieceType::Pawn)
+            + board.count(c, PieceType::Rook)
+            + board.count(c, PieceType::Queen)
+    };
+    if heavy_or_pawns(Color::White) + heavy_or_pawns(Color::Black) > 0 {
+        return false;
+    }
+    let minors = |c| board.count(c, PieceType::Knight) + board.count(c, PieceType::Bishop);
+    let (w, b) = (minors(Color::White), minors(Color::Black));
+    let two_knights = |c| board.count(c, PieceType::Knight) == 2 && minors(c) == 2;
+    (w <= 1 && b <= 1)
+        || (w == 2 && b == 0 && two_knights(Color::White))
+        || (b == 2 && w == 0 && two_knights(Color::Black))
+}
+
+/// Exact score of K+P vs K from the bitbase, if that is the material.
+fn kpk_score(board: &Board) -> Option<i32> {
+    let total_pieces = |c| board.pieces(c).count();
+    let (strong, weak) = match (total_pieces(Color::White), total_pieces(Color::Black)) {
+        (2, 1) => (Color::White, Color::Black),
+        (1, 2) => (Color::Black, Color::White),
+        _ => return None,
+    };
+    let &pawn = board.pieces_of(strong, PieceType::Pawn).first()?;
+    let orient = |sq: Square| match strong {
+        Color::White => sq.raw(),
+        Color::Black => sq.flip_rank().raw(),
+    };
+    let strong_to_move = board.side_to_move() == strong;
+    let win = tables().kpk.is_win(
+        orient(pawn),
+        orient(board.king_square(strong)),
+        orient(board.king_square(weak)),
+        strong_to_move,
+    );
+    let score = if win {
+        KPK_WIN_SCORE + PAWN_VALUE * i32::from(relative_rank(pawn, strong))
+    } else {
+        0
+    };
+    Some(if strong == Color::White {
+        score
+    } else {
+        -score
+    })
+}
+
+/// Coulom's pawn race: when a side has only king and pawns, a passed pawn of the other
+/// side that its king cannot catch is nearly a queen. If both sides have such a pawn, the
+/// one that queens first (counting whose move it is) gets the bonus.
+fn pawn_race(board: &Board, pawns: &PawnFiles) -> i32 {
+    let runner = |color: Color| -> Option<i32> {
+        let defender = color.flip();
+        if board.non_pawn_pieces(defender) > 0 {
+            return None;
+        }
+        let orient = |sq: Square| match color {
+            Color::White => sq.raw(),
+            Color::Black => sq.flip_rank().raw(),
+        };
+        let to_move = board.side_to_move() == color;
+        let king = orient(board.king_square(color));
+        let enemy_king = orient(board.king_square(defender));
+        board
+            .pieces_of(color, PieceType::Pawn)
+            .iter()
+            .filter(|&&sq| pawns.is_passed(sq, color) && !own_pawn_in_front(board, sq, color))
+            .filter(|&&sq| {
+                tables()
+                    .pawn_race
+                    .can_run(orient(sq), king, enemy_king, to_move)
+            })
+            .map(|&sq| {
+                // Plies until it queens: two per rank to go, one fewer if it is our move,
+                // and the double step from the second rank saves a move.
+                let rank = i32::from(relative_rank(sq, color));
+                let moves = 7 - rank - i32::from(rank == 1);
+                2 * moves - i32::from(to_move)
+            })
+            .min()
+    };
+    let bonus = |plies: i32| UNSTOPPABLE_PAWN_BONUS - plies * PAWN_VALUE / 8;
+    match (runner(Color::White), runner(Color::Black)) {
+        (Some(w), None) => bonus(w),
+        (None, Some(b)) => -bonus(b),
+        // Both run: the first to queen usually wins the race (a second queen that appears
+        // with check, or too late, is left to the search).
+        (Some(w), Some(b)) if w + 1 < b => bonus(w) / 2,
+        (Some(w), Some(b)) if b + 1 < w => -bonus(b) / 2,
+        _ => 0,
+    }
+}
+
+fn own_pawn_in_front(board: &Board, sq: Square, color: Color) -> bool {
+    let mut s = sq;
+    while let Some(next) = s.offset(color.forward()) {
+        if board.piece_at(next).is(color, PieceType::Pawn) {
+            return true;
+        }
+        s = next;
+    }
+    false
+}
+
+/// With a bare king against mating material, drive that king to the edge and bring the
+/// other king near (micro-Max's "magnetic" king, Fairy-Max's bare-king mating aid).
+fn mop_up(board: &Board) -> i32 {
+    for (strong, sign) in [(Color::White, 1), (Color::Black, -1)] {
+        let weak = strong.flip();
+        if board.pieces(weak).count() == 1 && board.non_pawn_pieces(strong) > 0 {
+            let weak_king = board.king_square(weak);
+            let strong_king = board.king_square(strong);
+            let distance = i32::from(
+                weak_king
+                    .file()
+                    .abs_diff(strong_king.file())
+                    .max(weak_king.rank().abs_diff(strong_king.rank())),
+            );
+            return sign
+                * (MOP_UP_EDGE_WEIGHT * (6 - centrality(weak_king))
+                    + MOP_UP_KINGS_WEIGHT * (7 - distance));
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval_fen(fen: &str) -> i32 {
+        evaluate(&Board::from_fen(fen).unwrap())
+    }
+
+    #[test]
+    fn start_position_is_balanced_and_symmetric() {
+        assert_eq!(eval_fen(crate::chess::STARTPOS), 0);
+        // Colour-flipped positions evaluate the same for the side to move.
+        let pairs = [
+            (
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3",
+            ),
+            (
+                "8/5k2/8/3P4/8/8/2K5/8 w - - 0 1",
+                "8/2k5/8/8/3p4/8/5K2/8 b - - 0 1",
+            ),
+            (
+                "6k1/5ppp/8/8/8/8/1r3PPP/4R1K1 w - - 0 1",
+                "4r1k1/1R3ppp/8/8/8/8/5PPP/6K1 b - - 0 1",
+            ),
+        ];
+        for (a, b) in pairs {
+            assert_eq!(eval_fen(a), eval_fen(b), "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn bishop_outweighs_knight_and_extra_material_counts() {
+        assert!(
+            eval_fen("4k3/8/8/8/8/8/4PPPP/2B1K3 w - - 0 1")
+                > eval_fen("4k3/8/8/8/8/8/4PPPP/1N2K3 w - - 0 1")
+        );
+        assert!(eval_fen("4k3/pppp4/8/8/8/8/PPPP4/3QK3 w - - 0 1") > 500);
+    }
+
+    #[test]
+    fn gradual_promotion_bonus_grows_with_the_rank() {
+        // A black rook keeps this out of the pawn-race and KPK knowledge.
+        let pawn_on = |rank: usize| {
+            let mut ranks = ["8"; 8];
+            ranks[0] = "4k2r";
+            ranks[7] = "4K3";
+            ranks[8 - rank] = "P7";
+            eval_fen(&(ranks.join("/") + " w - - 0 1"))
+        };
+        let (fifth, sixth, seventh) = (pawn_on(5), pawn_on(6), pawn_on(7));
+        assert!(sixth - fifth >= PROMOTION_STEP_BONUS, "{fifth} {sixth}");
+        assert!(seventh - sixth >= PROMOTION_STEP_BONUS, "{sixth} {seventh}");
+    }
+
+    #[test]
+    fn kpk_wins_and_draws_are_recognised() {
+        // King in front of its pawn on the 6th: won. Rook pawn with the defender in the corner: drawn.
+        assert!(eval_fen("4k3/8/4K3/4P3/8/8/8/8 w - - 0 1") > 700);
+        assert_eq!(eval_fen("7k/8/6K1/7P/8/8/8/8 b - - 0 1"), 0);
+        assert!(
+            eval_fen("8/8/8/8/4p3/4k3/8/4K3 b - - 0 1") > 700,
+            "Black to move wins with Ke3"
+        );
+    }
+
+    #[test]
+    fn unstoppable_passer_beats_the_lone_king_race() {
+        // White's a-pawn outruns a far black king (a black pawn keeps KPK out of it); with
+        // the black king inside the square the same material is worth far less.
+        let far = eval_fen("7k/7p/8/P7/8/8/8/K7 w - - 0 1");
+        let near = eval_fen("8/2k4p/8/P7/8/8/8/K7 w - - 0 1");
+        assert!(far > near + 300, "far {far} near {near}");
+    }
+}

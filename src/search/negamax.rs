@@ -1,0 +1,823 @@
+//! The search: iterative deepening at the root over a negamax alpha-beta with principal
+//! variation windows, in micro-Max's line.
+//!
+//! Inside each node: repetitions (of the game, through the table's game positions, and of
+//! the tree) and the 50-move rule score as draws; the check extension searches a node in
+//! check one ply deeper (seed 001); the transposition table cuts or supplies the first
+//! move; static-eval ("reverse futility") cuts and null move (R = 2, deeper for deep nodes,
+//! never in check, twice in a row, or with only king and pawns: micro-Max's zugzwang guard)
+//! prune what is clearly good enough; internal iterative deepening finds a first move where
+//! the table has none, and optionally deepens a cut move found there (seed 003's
+//! self-deepening); late quiet moves are searched shallower and re-searched when they
+//! surprise; moves that cannot raise alpha near the leaves are skipped (futility). The
+//! leaves are a quiescence search over captures and promotions with stand-pat, skipping
+//! captures that lose material. Mate scores count plies from the root, so the engine mates
+//! fastest and is mated slowest.
+
+use super::SearchControl;
+use super::eval::{self, PAWN_VALUE, piece_value};
+use super::limits::{Budget, Limits};
+use super::ordering::{History, OrderedMoves, capture_may_lose};
+use super::see::see;
+use super::tt::{Bound, PackedMove, Probe, TranspositionTable};
+use crate::chess::{Board, Move, MoveList, PieceType};
+use std::time::Duration;
+
+/// Score of a mate delivered at the root; a mate `n` plies away scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+pub const DRAW: i32 = 0;
+/// Plies the search can reach at most (iterations, extensions and quiescence included).
+pub const MAX_PLY: usize = 128;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+const INFINITY: i32 = MATE + 1;
+/// Deepest iteration started.
+pub const MAX_DEPTH: i32 = 100;
+
+/// Nodes between two looks at the clock and the stop flag (about a millisecond).
+const CHECK_INTERVAL: u64 = 1024;
+const NULL_MOVE_REDUCTION: i32 = 2;
+/// From this depth on the null move is reduced one ply more.
+const NULL_MOVE_DEEP: i32 = 7;
+/// Static-eval cut: at depth ≤ this, a static eval this far above beta (per ply) cuts.
+const STATIC_CUT_DEPTH: i32 = 3;
+const STATIC_CUT_MARGIN: i32 = PAWN_VALUE * 3 / 2;
+/// Futility: quiet moves at depth ≤ 2 that leave eval + margin ≤ alpha are skipped.
+const FUTILITY_MARGIN: [i32; 3] = [0, PAWN_VALUE * 2, PAWN_VALUE * 4];
+/// Internal iterative deepening: a node this deep without a hash move first searches
+/// `IID_REDUCTION` plies shallower.
+const IID_MIN_DEPTH: i32 = 4;
+const IID_REDUCTION: i32 = 2;
+/// Late-move reductions: from this depth, quiet moves after the first few are reduced.
+const LMR_MIN_DEPTH: i32 = 3;
+const LMR_FIRST_MOVES: usize = 3;
+/// Delta pruning in quiescence: a capture that cannot bring the score within this of
+/// alpha is skipped.
+const DELTA_MARGIN: i32 = PAWN_VALUE * 2;
+/// First half-width of the root window from depth `ASPIRATION_DEPTH` on.
+const ASPIRATION_WINDOW: i32 = PAWN_VALUE / 3;
+const ASPIRATION_DEPTH: i32 = 5;
+/// After an iteration, don't start the next one once this share (in %) of the soft
+/// budget is used: the next iteration would likely not finish.
+const NEXT_ITERATION_SHARE: u32 = 55;
+
+/// A score as people read it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// In centipawns, from the side to move's point of view.
+    Centipawns(i32),
+    /// Mate in this many plies: positive if the side to move mates, negative if mated.
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate(MATE - score)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score))
+        } else {
+            Score::Centipawns(eval::to_centipawns(score))
+        }
+    }
+}
+
+/// Progress at one point of the search, for thinking output.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub score: Score,
+    /// Whether `score` is exact or only a bound (the root failed high or low).
+    pub bound: Bound,
+    pub elapsed: Duration,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+/// What the search reports while it runs.
+#[derive(Clone, Debug)]
+pub enum Report {
+    /// An iteration finished.
+    Iteration(Info),
+    /// The root found a new best move inside an iteration.
+    NewBest(Info),
+}
+
+/// What a search returns.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// Best move found; `Move::NONE` only when there is no legal move.
+    pub best_move: Move,
+    /// The reply the search expects (for pondering and `hint`).
+    pub ponder_move: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub seldepth: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// Behaviour switches, for measuring one scheme against another.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Options {
+    /// Seed 003: a move that fails high during internal iterative deepening is searched
+    /// to full depth at once, instead of ending that shallow iteration.
+    pub self_deepening: bool,
+}
+
+struct RootMove {
+    mv: Move,
+    score: i32,
+}
+
+/// State of one search.
+struct Searcher<'a> {
+    board: Board,
+    tt: &'a TranspositionTable,
+    control: &'a SearchControl,
+    limits: &'a Limits,
+    options: Options,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Keys of the positions on the current path, by ply (for repetitions in the tree).
+    path: [u64; MAX_PLY + 1],
+    /// Ply just after the most recent null move on the path (0 if none): positions before
+    /// a null move cannot be repeated by legal play.
+    null_floor: usize,
+    killers: [[Move; 2]; MAX_PLY + 1],
+    history: History,
+    /// Triangular principal-variation table.
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: Vec<RootMove>,
+}
+
+/// Searches `board` within `limits` and returns the best move. The game's own positions
+/// must already be in `tt` as game positions. `root_moves`, if given, restricts the moves
+/// considered at the root (CECP `exclude`/`include`). `report` receives thinking output.
+pub fn search(
+    board: &Board,
+    limits: &Limits,
+    root_moves: Option<&[Move]>,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    options: Options,
+    report: &mut dyn FnMut(&Report),
+) -> SearchResult {
+    if let Some(budget) = Budget::for_limits(limits) {
+        control.set_deadlines(Duration::ZERO, budget);
+    }
+    control.set_nodes_per_second(limits.nodes_per_second);
+    tt.new_search();
+    let legal = board.legal_moves();
+    let allowed: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| root_moves.is_none_or(|r| r.contains(m)))
+        .collect();
+    let mut s = Searcher {
+        board: board.clone(),
+        tt,
+        control,
+        limits,
+        options,
+        nodes: 0,
+        seldepth: 0,
+        stopped: false,
+        path: [0; MAX_PLY + 1],
+        null_floor: 0,
+        killers: [[Move::NONE; 2]; MAX_PLY + 1],
+        history: History::new(),
+        pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+        pv_len: [0; MAX_PLY + 1],
+        root_moves: Vec::new(),
+    };
+    s.order_root_moves(&allowed);
+    s.iterate(report)
+}
+
+impl Searcher<'_> {
+    fn order_root_moves(&mut self, moves: &[Move]) {
+        let hash_move = match self.tt.probe(self.board.key()) {
+            Probe::Hit(e) => e.best_move,
+            _ => PackedMove::NONE,
+        };
+        let mut list = MoveList::new();
+        for &m in moves {
+            list.push(m);
+        }
+        let mut ordered = OrderedMoves::new(
+            &self.board,
+            list,
+            hash_move,
+            &[Move::NONE; 2],
+            &self.history,
+        );
+        while let Some(m) = ordered.next_move() {
+            self.root_moves.push(RootMove {
+                mv: m,
+                score: -INFINITY,
+            });
+        }
+    }
+
+    fn iterate(&mut self, report: &mut dyn FnMut(&Report)) -> SearchResult {
+        let mut result = SearchResult {
+            best_move: self.root_moves.first().map_or(Move::NONE, |r| r.mv),
+            ponder_move: None,
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        if self.root_moves.is_empty() {
+            result.score = if self.board.in_check() { -MATE } else { DRAW };
+            return result;
+        }
+        self.path[0] = self.board.key();
+        let max_depth = self
+            .limits
+            .depth
+            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        let mut score = 0;
+        for depth in 1..=max_depth {
+            self.control.publish_depth(depth);
+            score = self.aspiration(depth, score, report);
+            if self.stopped && depth > 1 {
+                // The unfinished iteration still counts if its first move (the previous
+                // best) was searched: root moves are kept ordered best first.
+                break;
+            }
+            let info = self.info(depth, score, Bound::Exact);
+            result.best_move = self.root_moves[0].mv;
+            result.score = score;
+            result.depth = depth;
+            result.pv = info.pv.clone();
+            report(&Report::Iteration(info));
+            if self.stopped
+                || self.time_for_next_iteration_is_up()
+                || self.mate_is_settled(score, depth)
+            {
+                break;
+            }
+        }
+        result.best_move = self.root_moves[0].mv;
+        if result.pv.first() != Some(&result.best_move) {
+            result.pv = vec![result.best_move];
+        }
+        result.ponder_move = result
+            .pv
+            .get(1)
+            .copied()
+            .or_else(|| self.ponder_from_table(result.best_move));
+        result.seldepth = self.seldepth as i32;
+        result.nodes = self.nodes;
+        result.elapsed = self.control.elapsed_wall();
+        self.control.publish_nodes(self.nodes);
+        result
+    }
+
+    /// Searches the root with a narrow window around the last score, widening on failure.
+    fn aspiration(&mut self, depth: i32, last: i32, report: &mut dyn FnMut(&Report)) -> i32 {
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && last.abs() < MATE_BOUND {
+            (last - delta, last + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.root(depth, alpha, beta, report);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 3;
+            if delta > QUEEN_WINDOW {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn root(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        report: &mut dyn FnMut(&Report),
+    ) -> i32 {
+        self.pv_len[0] = 0;
+        let mut best = -INFINITY;
+        let total = self.root_moves.len();
+        for i in 0..total {
+            let m = self.root_moves[i].mv;
+            self.control.publish_root_move(i, total, m);
+            let undo = self.board.make_move(m);
+            self.path[1] = self.board.key();
+            let child_depth = depth - 1;
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(child_depth, -beta, -alpha, 1, true);
+            } else {
+                score = -self.negamax(child_depth, -alpha - 1, -alpha, 1, true);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(child_depth, -beta, -alpha, 1, true);
+                }
+            }
+            self.board.unmake_move(m, &undo);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha || i == 0 {
+                self.root_moves[i].score = score;
+                // Keep the list ordered: the new best goes first, the rest keep their order.
+                let mv = self.root_moves.remove(i);
+                self.root_moves.insert(0, mv);
+                self.update_pv(0, m);
+                if score > alpha {
+                    alpha = score;
+                }
+                if i > 0 && score < beta && depth > 1 {
+                    report(&Report::NewBest(self.info(depth, score, Bound::Exact)));
+                }
+                if score >= beta {
+                    break;
+                }
+            } else {
+                self.root_moves[i].score = -INFINITY;
+            }
+        }
+        best
+    }
+
+    fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.poll_stop() {
+            return DRAW;
+        }
+        self.nodes += 1;
+        let is_pv = beta - alpha > 1;
+
+        if self.is_repetition(ply) {
+            return DRAW;
+        }
+        let in_check = self.board.in_check();
+        if self.board.is_fifty_move_draw() {
+            return if in_check && !self.board.has_legal_move() {
+                -MATE + ply as i32
+            } else {
+                DRAW
+            };
+        }
+        // Mate-distance pruning: no line from here can beat a mate already found nearer
+        // the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 1 {
+            return eval::evaluate(&self.board);
+        }
+        // Check extension (seed 001): a node in check is searched one ply deeper.
+        let depth = if in_check { depth + 1 } else { depth };
+        if depth <= 0 {
+            return self.quiesce(alpha, beta, ply);
+        }
+
+        let key = self.board.key();
+        let mut hash_move = PackedMove::NONE;
+        match self.tt.probe(key) {
+            // Below a null move, game positions are reached only by the pretend pass.
+            Probe::GamePosition if self.null_floor == 0 => return DRAW,
+            Probe::GamePosition => {}
+            Probe::Hit(entry) => {
+                hash_move = entry.best_move;
+                if !is_pv && entry.depth >= depth {
+                    let score = score_from_table(entry.score, ply);
+                    let usable = match entry.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => score >= beta,
+                        Bound::Upper => score <= alpha,
+                    };
+                    if usable {
+                        return score;
+                    }
+                }
+            }
+            Probe::Miss => {}
+        }
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            eval::evaluate(&self.board)
+        };
+        if !is_pv && !in_check && beta.abs() < MATE_BOUND {
+            if depth <= STATIC_CUT_DEPTH && static_eval - STATIC_CUT_MARGIN * depth >= beta {
+                return static_eval;
+            }
+            if allow_null
+                && depth >= 2
+                && static_eval >= beta
+                && self.board.non_pawn_pieces(self.board.side_to_move()) > 0
+            {
+                let reduction = NULL_MOVE_REDUCTION + i32::from(depth >= NULL_MOVE_DEEP);
+                let undo = self.board.make_null();
+                self.path[ply + 1] = self.board.key();
+                let floor = std::mem::replace(&mut self.null_floor, ply + 1);
+                let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, false);
+                self.null_floor = floor;
+                self.board.unmake_null(&undo);
+                if self.stopped {
+                    return DRAW;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Internal iterative deepening: without a hash move, a shallower search first
+        // finds one (and fills the table for the full-depth search).
+        if hash_move.is_none() && depth >= IID_MIN_DEPTH {
+            let shallow = depth - IID_REDUCTION;
+            let (score, cut_move) = self.search_moves(
+                shallow,
+                alpha,
+                beta,
+                ply,
+                in_check,
+                static_eval,
+                PackedMove::NONE,
+            );
+            if self.stopped {
+                return DRAW;
+            }
+            if self.options.self_deepening && score >= beta && !cut_move.is_none() {
+                // Seed 003: deepen the cut move alone to full depth; if it still cuts,
+                // the node is done without searching its siblings again.
+                let deepened = self.search_single(cut_move, depth, beta, ply);
+                if self.stopped {
+                    return DRAW;
+                }
+                if deepened >= beta {
+                    self.tt.store(
+                        key,
+                        cut_move,
+                        score_to_table(deepened, ply),
+                        depth,
+                        Bound::Lower,
+                    );
+                    return deepened;
+                }
+            }
+            if let Probe::Hit(entry) = self.tt.probe(key) {
+                hash_move = entry.best_move;
+            }
+        }
+
+        let (score, _) =
+            self.search_moves(depth, alpha, beta, ply, in_check, static_eval, hash_move);
+        score
+    }
+
+    /// Searches one move to `depth` with a null window at `beta` (self-deepening).
+    fn search_single(&mut self, m: Move, depth: i32, beta: i32, ply: usize) -> i32 {
+        let undo = self.board.make_move(m);
+        self.path[ply + 1] = self.board.key();
+        let score = -self.negamax(depth - 1, -beta, -beta + 1, ply + 1, true);
+        self.board.unmake_move(m, &undo);
+        score
+    }
+
+    /// The move loop of a full-width node. Returns the score and the best move, and
+    /// stores the result in the table.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+        static_eval: i32,
+        hash_move: PackedMove,
+    ) -> (i32, Move) {
+        let original_alpha = alpha;
+        let is_pv = beta - alpha > 1;
+        let mut list = MoveList::new();
+        self.board.generate_legal(&mut list);
+        if list.is_empty() {
+            let score = if in_check { -MATE + ply as i32 } else { DRAW };
+            return (score, Move::NONE);
+        }
+        let mut moves = OrderedMoves::new(
+            &self.board,
+            list,
+            hash_move,
+            &self.killers[ply],
+            &self.history,
+        );
+        let futile = !is_pv
+            && !in_check
+            && depth < FUTILITY_MARGIN.len() as i32
+            && static_eval + FUTILITY_MARGIN[depth as usize] <= alpha;
+
+        let mut best = -INFINITY;
+        let mut best_move = Move::NONE;
+        let mut searched = 0usize;
+        let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
+        let mut quiet_count = 0;
+        while let Some(m) = moves.next_move() {
+            let quiet = !self.board.is_capture(m) && m.promoted().is_none();
+            let undo = self.board.make_move(m);
+            let gives_check = self.board.in_check();
+            if futile && quiet && searched > 0 && !gives_check {
+                self.board.unmake_move(m, &undo);
+                continue;
+            }
+            self.path[ply + 1] = self.board.key();
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+            } else {
+                let reduction = if depth >= LMR_MIN_DEPTH
+                    && searched >= LMR_FIRST_MOVES
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                    && !self.killers[ply].contains(&m)
+                {
+                    1 + i32::from(searched >= 3 * LMR_FIRST_MOVES && depth >= 6)
+                } else {
+                    0
+                };
+                score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true);
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.board.unmake_move(m, &undo);
+            if self.stopped {
+                return (DRAW, best_move);
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if quiet {
+                            self.record_cutoff(ply, m, depth, &quiets_tried[..quiet_count]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+        if searched == 0 {
+            // Every move was futile: the static eval (below alpha) is the bound.
+            return (alpha, Move::NONE);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            self.board.key(),
+            best_move,
+            score_to_table(best, ply),
+            depth,
+            bound,
+        );
+        (best, best_move)
+    }
+
+    /// A quiet move cut: it becomes a killer of this ply, and its history rises while the
+    /// quiet moves tried before it without success fall.
+    fn record_cutoff(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != m {
+            killers[1] = killers[0];
+            killers[0] = m;
+        }
+        let side = self.board.side_to_move();
+        self.history.reward(side, m, depth);
+        for &other in tried {
+            self.history.penalize(side, other, depth);
+        }
+    }
+
+    /// Quiescence: only captures and queen promotions, with the static eval as the score
+    /// of standing pat; in check, every evasion (so mates are seen).
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.poll_stop() {
+            return DRAW;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return eval::evaluate(&self.board);
+        }
+        let in_check = self.board.in_check();
+        let mut list = MoveList::new();
+        let stand_pat;
+        if in_check {
+            self.board.generate_legal(&mut list);
+            if list.is_empty() {
+                return -MATE + ply as i32;
+            }
+            stand_pat = -INFINITY;
+        } else {
+            stand_pat = eval::evaluate(&self.board);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            self.board.generate_captures(&mut list);
+        }
+        let mut best = stand_pat;
+        let mut moves = OrderedMoves::captures(&self.board, list);
+        while let Some(m) = moves.next_move() {
+            if !in_check {
+                let gain = self.board.captured_kind(m).map_or(0, piece_value)
+                    + m.promoted()
+                        .map_or(0, |p| piece_value(p) - piece_value(PieceType::Pawn));
+                if stand_pat + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                if capture_may_lose(&self.board, m) && see(&self.board, m) < 0 {
+                    continue;
+                }
+            }
+            let undo = self.board.make_move(m);
+            let score = -self.quiesce(-beta, -alpha, ply + 1);
+            self.board.unmake_move(m, &undo);
+            if self.stopped {
+                return DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Whether the position at `ply` repeats one earlier on the path (only positions since
+    /// the last capture or pawn move, with the same side to move, can).
+    fn is_repetition(&self, ply: usize) -> bool {
+        let key = self.path[ply];
+        let reachable = (self.board.halfmove_clock() as usize).min(ply - self.null_floor);
+        (2..=reachable)
+            .step_by(2)
+            .any(|back| self.path[ply - back] == key)
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn principal_variation(&self) -> Vec<Move> {
+        let mut pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+        // Keep only the legal prefix (a line cut by a stop may end in stale entries).
+        let mut board = self.board.clone();
+        let mut legal_len = 0;
+        for &m in &pv {
+            if !board.is_legal(m) {
+                break;
+            }
+            board.make_move(m);
+            legal_len += 1;
+        }
+        pv.truncate(legal_len);
+        if pv.first() != Some(&self.root_moves[0].mv) {
+            pv = vec![self.root_moves[0].mv];
+        }
+        pv
+    }
+
+    fn info(&self, depth: i32, score: i32, bound: Bound) -> Info {
+        Info {
+            depth,
+            seldepth: self.seldepth as i32,
+            score: Score::from_internal(score),
+            bound,
+            elapsed: self.control.elapsed_wall(),
+            nodes: self.nodes,
+            pv: self.principal_variation(),
+        }
+    }
+
+    fn ponder_from_table(&self, best: Move) -> Option<Move> {
+        let mut board = self.board.clone();
+        board.make_move(best);
+        match self.tt.probe(board.key()) {
+            Probe::Hit(e) => e.best_move.unpack(&board),
+            _ => None,
+        }
+    }
+
+    /// Every `CHECK_INTERVAL` nodes: stop flag, node limit, hard time limit.
+    #[inline]
+    fn poll_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.control.publish_nodes(self.nodes);
+            if self.control.stop_requested()
+                || self.limits.nodes.is_some_and(|n| self.nodes >= n)
+                || self.control.past_hard_deadline(self.nodes)
+            {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    fn time_for_next_iteration_is_up(&self) -> bool {
+        self.limits.nodes.is_some_and(|n| self.nodes >= n)
+            || self
+                .control
+                .past_soft_deadline(self.nodes, NEXT_ITERATION_SHARE)
+    }
+
+    /// A forced mate found with depth to spare will not change: stop early when a time
+    /// limit applies (in analysis the user decides).
+    fn mate_is_settled(&self, score: i32, depth: i32) -> bool {
+        score.abs() >= MATE_BOUND
+            && self.control.has_deadline()
+            && depth >= (MATE - score.abs()) + 2
+    }
+}
+
+const QUEEN_WINDOW: i32 = super::eval::QUEEN_VALUE;
+
+/// Mate scores are stored relative to the node (distance to mate from there), so they
+/// stay right when the same position is reached at another ply.
+fn score_to_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_table(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

@@ -1,0 +1,505 @@
+//! The transposition table: search results keyed by position, and — the trait this engine
+//! inherits from micro-Max — the positions of the game itself.
+//!
+//! Every position that occurred in the game is entered as a *protected* entry that scores
+//! as a draw: the search then sees a return to any of them as a repetition, without
+//! keeping a separate list. Protected entries are never replaced by search results,
+//! survive resizing, and are removed one by one when moves are taken back.
+//!
+//! Layout: buckets of four 16-byte entries (one 64-byte cache line). Each entry is two
+//! 64-bit words, the key and the data, with the key stored XORed with the data so that a
+//! torn write (two threads storing at once) reads back as a miss instead of as wrong data.
+//! The words are atomics with relaxed ordering, which costs nothing on x86 and lets
+//! several search threads share one table later.
+
+use crate::chess::{Board, Move, PieceType, Square};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Table size when the GUI asks for none.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+const ENTRIES_PER_BUCKET: usize = 4;
+const ENTRY_BYTES: usize = 16;
+
+/// Whether a stored score is exact or only a bound.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is at least this (the node failed high).
+    Lower = 1,
+    /// The score is at most this (no move reached alpha).
+    Upper = 2,
+    Exact = 3,
+}
+
+/// What a probe found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub best_move: PackedMove,
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+/// Result of looking up a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Probe {
+    Miss,
+    /// A position of the game: a return to it is a draw.
+    GamePosition,
+    Hit(Entry),
+}
+
+/// A move in 16 bits (dense origin, dense target, promotion piece): enough to recognise
+/// it among the legal moves of the position it was stored for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct PackedMove(u16);
+
+impl PackedMove {
+    pub const NONE: PackedMove = PackedMove(0);
+
+    pub fn pack(m: Move) -> PackedMove {
+        if m.is_none() {
+            return PackedMove::NONE;
+        }
+        let promo = match m.promoted() {
+            None => 0,
+            Some(PieceType::Knight) => 1,
+            Some(PieceType::Bishop) => 2,
+            Some(PieceType::Rook) => 3,
+            Some(_) => 4,
+        };
+        PackedMove((m.from().index64() | m.to().index64() << 6 | promo << 12) as u16)
+    }
+
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether `m` is the move this was packed from.
+    pub fn matches(self, m: Move) -> bool {
+        !self.is_none() && PackedMove::pack(m) == self
+    }
+
+    /// The legal move of `board` this stands for, if any (a stored move may belong to a
+    /// different position with the same bucket and a colliding key).
+    pub fn unpack(self, board: &Board) -> Option<Move> {
+        if self.is_none() {
+            return None;
+        }
+        let from = Square::from_index64(usize::from(self.0 & 63));
+        let to = Square::from_index64(usize::from(self.0 >> 6 & 63));
+        board
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|&m| m.from() == from && m.to() == to && self.matches(m))
+    }
+}
+
+// Data word layout.
+const MOVE_SHIFT: u32 = 0;
+const SCORE_SHIFT: u32 = 16;
+const DEPTH_SHIFT: u32 = 32;
+const BOUND_SHIFT: u32 = 40;
+const PROTECTED_BIT: u64 = 1 << 42;
+const AGE_SHIFT: u32 = 48;
+/// Depth field stores `depth + DEPTH_BIAS` so quiescence depths (≤ 0) fit in a byte.
+const DEPTH_BIAS: i32 = 64;
+
+fn pack_data(m: PackedMove, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    u64::from(m.0) << MOVE_SHIFT
+        | u64::from(score as i16 as u16) << SCORE_SHIFT
+        | ((depth + DEPTH_BIAS).clamp(0, 255) as u64) << DEPTH_SHIFT
+        | (bound as u64) << BOUND_SHIFT
+        | u64::from(age) << AGE_SHIFT
+}
+
+fn unpack_data(data: u64) -> Entry {
+    let bound = match data >> BOUND_SHIFT & 3 {
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        _ => Bound::Exact,
+    };
+    Entry {
+        best_move: PackedMove((data >> MOVE_SHIFT) as u16),
+        score: i32::from((data >> SCORE_SHIFT) as u16 as i16),
+        depth: (data >> DEPTH_SHIFT & 0xff) as i32 - DEPTH_BIAS,
+        bound,
+    }
+}
+
+fn age_of(data: u64) -> u8 {
+    (data >> AGE_SHIFT) as u8
+}
+
+fn is_protected(data: u64) -> bool {
+    data & PROTECTED_BIT != 0
+}
+
+#[derive(Default)]
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    fn load(&self) -> (u64, u64) {
+        let data = self.data.load(Relaxed);
+        (self.key_xor_data.load(Relaxed) ^ data, data)
+    }
+
+    fn store(&self, key: u64, data: u64) {
+        self.key_xor_data.store(key ^ data, Relaxed);
+        self.data.store(data, Relaxed);
+    }
+
+    fn clear(&self) {
+        self.store(0, 0);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.data.load(Relaxed) == 0
+    }
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([Slot; ENTRIES_PER_BUCKET]);
+
+/// The transposition table (see the module docs).
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    /// Game positions whose bucket was already full of game positions: kept here so that
+    /// no game position is ever lost. Almost always empty.
+    overflow: Mutex<Vec<u64>>,
+    /// Whether `overflow` holds anything (read without taking the lock in the hot path).
+    has_overflow: std::sync::atomic::AtomicBool,
+    /// Search generation, so results of earlier moves are replaced first.
+    age: std::sync::atomic::AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MB (at least one bucket). The memory comes from the
+    /// allocator already zeroed, so the OS maps it lazily and a large table does not delay
+    /// start-up.
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let buckets = (megabytes.max(1) << 20) / (ENTRY_BYTES * ENTRIES_PER_BUCKET);
+        TranspositionTable {
+            buckets: zeroed_buckets(buckets.max(1)),
+            overflow: Mutex::new(Vec::new()),
+            has_overflow: false.into(),
+            age: 0.into(),
+        }
+    }
+
+    /// Size in MB as allocated.
+    pub fn megabytes(&self) -> usize {
+        (self.buckets.len() * ENTRY_BYTES * ENTRIES_PER_BUCKET) >> 20
+    }
+
+    /// A table of a new size holding the same game positions (search results are not
+    /// carried over).
+    pub fn resized(&self, megabytes: usize) -> TranspositionTable {
+        let table = TranspositionTable::new(megabytes);
+        for key in self.game_positions() {
+            table.insert_game_position(key);
+        }
+        table
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key uniformly onto 0..len without a division.
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Marks a new search, so older results age out first.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Relaxed);
+    }
+
+    /// Looks up a position.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Probe {
+        for slot in &self.bucket(key).0 {
+            let (k, data) = slot.load();
+            if k == key && data != 0 {
+                return if is_protected(data) {
+                    Probe::GamePosition
+                } else {
+                    Probe::Hit(unpack_data(data))
+                };
+            }
+        }
+        if self.has_overflow.load(Relaxed)
+            && self.overflow.lock().expect("lock poisoned").contains(&key)
+        {
+            return Probe::GamePosition;
+        }
+        Probe::Miss
+    }
+
+    /// Stores a search result, unless the position is a game position (whose entry keeps
+    /// meaning "draw"). Replaces, in order: the same position, an empty slot, the slot with
+    /// the least valuable result (shallow, from an older search). Game positions are never
+    /// replaced.
+    #[inline]
+    pub fn store(&self, key: u64, best_move: Move, score: i32, depth: i32, bound: Bound) {
+        let age = self.age.load(Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim: Option<&Slot> = None;
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.0 {
+            let (k, data) = slot.load();
+            if data != 0 && is_protected(data) {
+                if k == key {
+                    return;
+                }
+                continue;
+            }
+            if k == key || data == 0 {
+                victim = Some(slot);
+                // Keep a known best move when the new result has none.
+                if k == key && best_move.is_none() && data != 0 {
+                    let old = unpack_data(data).best_move;
+                    slot.store(key, pack_data(old, score, depth, bound, age));
+                    return;
+                }
+                break;
+            }
+            let entry = unpack_data(data);
+            let stale = i32::from(age.wrapping_sub(age_of(data)));
+            let worth = entry.depth - 4 * stale;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = Some(slot);
+            }
+        }
+        if let Some(slot) = victim {
+            slot.store(
+                key,
+                pack_data(PackedMove::pack(best_move), score, depth, bound, age),
+            );
+        }
+    }
+
+    /// Enters a position of the game. It will score as a draw whenever the search returns
+    /// to it, and it survives everything except `remove_game_position` and `clear`.
+    pub fn insert_game_position(&self, key: u64) {
+        if self.probe(key) == Probe::GamePosition {
+            return;
+        }
+        let bucket = self.bucket(key);
+        let target = bucket
+            .0
+            .iter()
+            .find(|s| {
+                let (k, data) = s.load();
+                k == key || data == 0
+            })
+            .or_else(|| bucket.0.iter().find(|s| !is_protected(s.load().1)));
+        match target {
+            Some(slot) => slot.store(key, PROTECTED_BIT),
+            None => {
+                self.overflow.lock().expect("lock poisoned").push(key);
+                self.has_overflow.store(true, Relaxed);
+            }
+        }
+    }
+
+    /// Forgets a game position (a move was taken back).
+    pub fn remove_game_position(&self, key: u64) {
+        for slot in &self.bucket(key).0 {
+            let (k, data) = slot.load();
+            if k == key && is_protected(data) {
+                slot.clear();
+                return;
+            }
+        }
+        let mut overflow = self.overflow.lock().expect("lock poisoned");
+        if let Some(i) = overflow.iter().position(|&k| k == key) {
+            overflow.swap_remove(i);
+        }
+        self.has_overflow.store(!overflow.is_empty(), Relaxed);
+    }
+
+    /// Forgets all game positions (a new game or position).
+    pub fn clear_game_positions(&self) {
+        for key in self.game_positions() {
+            self.remove_game_position(key);
+        }
+    }
+
+    /// Keys of all game positions held.
+    pub fn game_positions(&self) -> Vec<u64> {
+        let mut keys: Vec<u64> = self
+            .buckets
+            .iter()
+            .flat_map(|b| b.0.iter())
+            .filter_map(|s| {
+                let (k, data) = s.load();
+                is_protected(data).then_some(k)
+            })
+            .collect();
+        keys.extend(self.overflow.lock().expect("lock poisoned").iter());
+        keys
+    }
+
+    /// Empties the table completely.
+    pub fn clear(&self) {
+        for bucket in &self.buckets {
+            for slot in &bucket.0 {
+                slot.clear();
+            }
+        }
+        self.overflow.lock().expect("lock poisoned").clear();
+        self.has_overflow.store(false, Relaxed);
+    }
+
+    /// Forgets search results but keeps the game positions.
+    pub fn clear_search_results(&self) {
+        for bucket in &self.buckets {
+            for slot in &bucket.0 {
+                if !is_protected(slot.load().1) {
+                    slot.clear();
+                }
+            }
+        }
+    }
+
+    /// Per-mille of the first thousand buckets' slots in use (the usual "hashfull").
+    pub fn permille_full(&self) -> usize {
+        let sample = self.buckets.len().min(1000);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .map(|b| b.0.iter().filter(|s| !s.is_empty()).count())
+            .sum();
+        used * 1000 / (sample * ENTRIES_PER_BUCKET)
+    }
+}
+
+/// Allocates `n` buckets of zero bytes.
+fn zeroed_buckets(n: usize) -> Vec<Bucket> {
+    use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
+    let layout = Layout::array::<Bucket>(n).expect("table size fits in memory");
+    // SAFETY: the layout has non-zero size (n ≥ 1); a `Bucket` is atomics only, for which
+    // all-zero bytes are a valid value (every slot empty); the vector takes ownership of
+    // exactly this allocation with matching length, capacity and layout.
+    unsafe {
+        let ptr = alloc_zeroed(layout) as *mut Bucket;
+        if ptr.is_null() {
+            handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(ptr, n, n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn some_move() -> Move {
+        Board::startpos().parse_move("e2e4").unwrap()
+    }
+
+    #[test]
+    fn stores_and_probes_with_bounds_and_negative_scores() {
+        let tt = TranspositionTable::new(1);
+        let m = some_move();
+        tt.store(42, m, -1234, 7, Bound::Upper);
+        match tt.probe(42) {
+            Probe::Hit(e) => {
+                assert_eq!(e.score, -1234);
+                assert_eq!(e.depth, 7);
+                assert_eq!(e.bound, Bound::Upper);
+                assert!(e.best_move.matches(m));
+                assert_eq!(e.best_move.unpack(&Board::startpos()), Some(m));
+            }
+            other => panic!("{other:?}"),
+        }
+        tt.store(43, Move::NONE, 5, -2, Bound::Exact);
+        assert!(matches!(tt.probe(43), Probe::Hit(Entry { depth: -2, .. })));
+        assert_eq!(tt.probe(44), Probe::Miss);
+    }
+
+    /// Keys that all land in one bucket of a table.
+    fn keys_in_one_bucket(tt: &TranspositionTable, count: usize) -> Vec<u64> {
+        let target = tt.bucket(1) as *const Bucket;
+        (1u64..)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .filter(|&k| std::ptr::eq(tt.bucket(k), target))
+            .take(count)
+            .collect()
+    }
+
+    #[test]
+    fn game_positions_survive_a_table_full_of_search_results() {
+        let tt = TranspositionTable::new(1);
+        let game: Vec<u64> = (1..=300u64)
+            .map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d))
+            .collect();
+        for &k in &game {
+            tt.insert_game_position(k);
+        }
+        let m = some_move();
+        for i in 0..2_000_000u64 {
+            tt.store(
+                i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
+                m,
+                10,
+                60,
+                Bound::Exact,
+            );
+        }
+        for &k in &game {
+            assert_eq!(tt.probe(k), Probe::GamePosition);
+            tt.store(k, m, 99, 99, Bound::Exact);
+            assert_eq!(
+                tt.probe(k),
+                Probe::GamePosition,
+                "a search store overwrote it"
+            );
+        }
+    }
+
+    #[test]
+    fn a_full_bucket_of_game_positions_never_loses_one() {
+        let tt = TranspositionTable::new(1);
+        let keys = keys_in_one_bucket(&tt, ENTRIES_PER_BUCKET + 3);
+        for &k in &keys {
+            tt.insert_game_position(k);
+        }
+        for &k in &keys {
+            assert_eq!(tt.probe(k), Probe::GamePosition);
+        }
+        let mut held = tt.game_positions();
+        held.sort();
+        let mut expected = keys.clone();
+        expected.sort();
+        assert_eq!(held, expected);
+        for &k in &keys {
+            tt.remove_game_position(k);
+            assert_ne!(tt.probe(k), Probe::GamePosition);
+        }
+        assert!(tt.game_positions().is_empty());
+    }
+
+    #[test]
+    fn resizing_keeps_game_positions_and_clearing_results_keeps_them_too() {
+        let tt = TranspositionTable::new(1);
+        tt.insert_game_position(77);
+        tt.store(78, some_move(), 1, 1, Bound::Exact);
+        let bigger = tt.resized(4);
+        assert_eq!(bigger.megabytes(), 4);
+        assert_eq!(bigger.probe(77), Probe::GamePosition);
+        assert_eq!(bigger.probe(78), Probe::Miss);
+        bigger.store(78, some_move(), 1, 1, Bound::Exact);
+        bigger.clear_search_results();
+        assert_eq!(bigger.probe(77), Probe::GamePosition);
+        assert_eq!(bigger.probe(78), Probe::Miss);
+        bigger.clear_game_positions();
+        assert_eq!(bigger.probe(77), Probe::Miss);
+    }
+}

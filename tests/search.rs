@@ -1,0 +1,358 @@
+//! Search behaviour on named positions (expected results checked with Stockfish 15.1).
+
+use ferrimax::chess::{Board, Move};
+use ferrimax::search::{
+    self, Limits, Options, Score, SearchControl, SearchResult, TranspositionTable, bench,
+};
+use std::time::{Duration, Instant};
+
+/// Searches `board` as the game manager would: fresh table, the position entered as a
+/// game position, plus any `earlier` game positions.
+fn search_board(board: &Board, limits: Limits, earlier: &[u64]) -> SearchResult {
+    let tt = TranspositionTable::new(16);
+    for &k in earlier {
+        tt.insert_game_position(k);
+    }
+    tt.insert_game_position(board.key());
+    let control = SearchControl::new();
+    search::search(
+        board,
+        &limits,
+        None,
+        &tt,
+        &control,
+        Options::default(),
+        &mut |_| {},
+    )
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn nodes(n: u64) -> Limits {
+    Limits {
+        nodes: Some(n),
+        ..Limits::default()
+    }
+}
+
+fn search_fen(fen: &str, limits: Limits) -> (Board, SearchResult) {
+    let board = Board::from_fen(fen).unwrap();
+    let result = search_board(&board, limits, &[]);
+    (board, result)
+}
+
+#[test]
+fn finds_mates_in_one_two_and_three() {
+    // (name, FEN, depth, expected first move, mate in plies for the side to move)
+    let cases: &[(&str, &str, u32, &str, i32)] = &[
+        (
+            "back-rank mate in 1",
+            "k7/8/1K6/8/8/8/8/7R w - - 0 1",
+            2,
+            "h1h8",
+            1,
+        ),
+        (
+            "smothered mate in 1",
+            "6rk/6pp/8/6N1/8/8/8/K7 w - - 0 1",
+            2,
+            "g5f7",
+            1,
+        ),
+        (
+            "under-promotion mate in 1",
+            "6br/5Ppk/6pp/8/8/8/8/K7 w - - 0 1",
+            2,
+            "f7f8n",
+            1,
+        ),
+        (
+            "queen sacrifice mate in 2",
+            "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1",
+            4,
+            "d5d8",
+            3,
+        ),
+        (
+            "smothered mate in 3",
+            "5rk1/5Npp/8/8/2Q5/8/8/K7 w - - 0 1",
+            6,
+            "f7h6",
+            5,
+        ),
+    ];
+    for (name, fen, d, expected, plies) in cases {
+        let (_, result) = search_fen(fen, depth(*d));
+        assert_eq!(result.best_move.to_string(), *expected, "{name}");
+        assert_eq!(
+            search::Score::from_internal(result.score),
+            Score::Mate(*plies),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn mated_side_delays_the_mate() {
+    // Black is mated in 2 by Qd8+ (from the queen-sacrifice position after 1.Qd8+ Bxd8 there
+    // is 2.Re8#); here Black to move in a lost position reports being mated, as late as possible.
+    let (_, result) = search_fen(
+        "r1bQ1k1r/ppp1bppp/8/1B6/5q2/2P5/PPP2PPP/R3R1K1 b - - 2 1",
+        depth(5),
+    );
+    assert_eq!(Score::from_internal(result.score), Score::Mate(-2));
+}
+
+#[test]
+fn does_not_stalemate_when_winning() {
+    // Black's king has no move: every quiet move that keeps the bind stalemates. White must
+    // keep Black a move, or mate.
+    let fen = "7k/8/6Q1/8/8/8/8/K7 w - - 0 1";
+    let (board, result) = search_fen(fen, depth(8));
+    let mut after = board.clone();
+    after.make_move(result.best_move);
+    assert!(!after.is_stalemate(), "{} stalemates", result.best_move);
+    assert!(result.score > 500, "still winning: {}", result.score);
+}
+
+#[test]
+fn side_behind_takes_the_perpetual_check() {
+    // White's rooks on the seventh and extra pawns win anything slow; Black's queen checks
+    // forever (Qc1+ Kh2 Qf4+ Kh1 Qc1+). Stockfish: 0; every non-check loses 1.5 pawns or more.
+    let (board, result) = search_fen("6k1/RR3ppp/8/8/8/7P/P2q1PP1/6K1 b - - 0 1", depth(10));
+    let mut after = board.clone();
+    after.make_move(result.best_move);
+    assert!(after.in_check(), "{} is not a check", result.best_move);
+    assert!(
+        result.score.abs() <= 10,
+        "draw expected, got {}",
+        result.score
+    );
+}
+
+/// Plays `moves` and returns the board and the keys of the positions before the last.
+fn play(fen: &str, moves: &[&str]) -> (Board, Vec<u64>) {
+    let mut board = Board::from_fen(fen).unwrap();
+    let mut keys = Vec::new();
+    for m in moves {
+        keys.push(board.key());
+        board.make_move(board.parse_move(m).unwrap());
+    }
+    (board, keys)
+}
+
+#[test]
+fn side_ahead_avoids_repeating_a_game_position() {
+    // KR vs K: first find the move the engine likes, then replay a game in which that move
+    // would bring back a position of the game. The engine must choose another move.
+    let fen = "8/8/8/3k4/8/8/8/R3K3 w - - 0 1";
+    let (board, free) = search_fen(fen, depth(7));
+    let preferred = free.best_move;
+    let mut after = board.clone();
+    after.make_move(preferred);
+    // The same position with that move already played once before in the game.
+    let result = search_board(&board, depth(7), &[after.key()]);
+    assert_ne!(
+        result.best_move, preferred,
+        "repeated a game position while winning"
+    );
+    assert!(result.score > 300, "still winning: {}", result.score);
+}
+
+#[test]
+fn side_behind_heads_for_a_game_repetition() {
+    // Black is a rook down. Making a move that returns to a position of the game is a
+    // draw, and the engine takes it over any move that keeps the game going.
+    let fen = "4k3/8/8/8/8/8/4P3/R3K3 b - - 0 1";
+    let (board, free) = search_fen(fen, depth(6));
+    let moves = board.legal_moves();
+    let other: Move = *moves.iter().find(|&&m| m != free.best_move).unwrap();
+    let mut after = board.clone();
+    after.make_move(other);
+    let result = search_board(&board, depth(6), &[after.key()]);
+    assert_eq!(result.best_move, other);
+    assert_eq!(result.score, 0);
+    // And through real moves: the knight-free shuffle Ke8-d8-e8 after White's Ke1-d1-e1.
+    let (board, keys) = play(fen, &["e8d8", "e1d1", "d8e8", "d1e1"]);
+    let result = search_board(&board, depth(6), &keys);
+    assert_eq!(
+        result.best_move.to_string(),
+        "e8d8",
+        "heads for the repetition"
+    );
+    assert_eq!(result.score, 0);
+}
+
+#[test]
+fn fifty_move_rule_draws_unless_mate_comes_first() {
+    let (_, at_99) = search_fen("k7/8/8/8/8/8/8/KR6 w - - 99 80", depth(6));
+    assert_eq!(at_99.score, 0, "any rook move ends the game drawn");
+    let (_, fresh) = search_fen("k7/8/8/8/8/8/8/KR6 w - - 0 80", depth(6));
+    assert!(fresh.score > 300);
+    let (_, mate) = search_fen("k7/8/1K6/8/8/8/8/7R w - - 99 80", depth(3));
+    assert_eq!(
+        mate.best_move.to_string(),
+        "h1h8",
+        "mate on the 100th half-move still counts"
+    );
+}
+
+/// Coulom's positions where Crafty 15.17 played a losing capture because it misjudged a
+/// pawn race (seed 004).
+#[test]
+fn pawn_races_from_coulom_are_not_misjudged() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "a check wins a tempo",
+            "8/1p3p2/p7/8/7P/P3k3/2R1b1K1/8 w - - 0 1",
+        ),
+        (
+            "hidden passed pawns",
+            "8/8/2p5/1pp5/p7/P1PPk2P/2R1b1K1/8 w - - 0 1",
+        ),
+        (
+            "king in the square of two passers",
+            "2bk4/5p2/2R5/8/p1K1pP1P/8/8/8 w - - 0 1",
+        ),
+        (
+            "king protects its passer",
+            "8/3ppp2/8/1p6/8/k2PPP2/b2R3P/3K4 w - - 0 1",
+        ),
+    ];
+    let losing = ["c2e2", "c6c8", "d2a2"];
+    for (name, fen) in cases {
+        let (_, result) = search_fen(fen, nodes(1_000_000));
+        let played = result.best_move.to_string();
+        assert!(
+            !losing.contains(&played.as_str()),
+            "{name}: played {played}"
+        );
+    }
+}
+
+#[test]
+fn stops_quickly_and_always_has_a_move() {
+    let board = Board::startpos();
+    let tt = TranspositionTable::new(16);
+    let control = SearchControl::new();
+    control.stop();
+    let result = search::search(
+        &board,
+        &Limits::default(),
+        None,
+        &tt,
+        &control,
+        Options::default(),
+        &mut |_| {},
+    );
+    assert!(
+        board.is_legal(result.best_move),
+        "stopped before starting, still a legal move"
+    );
+
+    let limits = Limits {
+        move_time: Some(Duration::from_millis(100)),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let result = search_board(&board, limits, &[]);
+    let elapsed = start.elapsed();
+    assert!(board.is_legal(result.best_move));
+    assert!(
+        elapsed < Duration::from_millis(1000),
+        "st 0.1 took {elapsed:?}"
+    );
+}
+
+#[test]
+fn node_limit_and_excluded_moves_are_respected() {
+    let board = Board::startpos();
+    let result = search_board(&board, nodes(20_000), &[]);
+    assert!(
+        result.nodes >= 20_000 && result.nodes < 22_000,
+        "{}",
+        result.nodes
+    );
+    let only: Vec<Move> = ["a2a3", "h2h3"]
+        .iter()
+        .map(|m| board.parse_move(m).unwrap())
+        .collect();
+    let tt = TranspositionTable::new(16);
+    let control = SearchControl::new();
+    let result = search::search(
+        &board,
+        &depth(4),
+        Some(&only),
+        &tt,
+        &control,
+        Options::default(),
+        &mut |_| {},
+    );
+    assert!(only.contains(&result.best_move), "{}", result.best_move);
+}
+
+#[test]
+fn reports_each_iteration_with_a_legal_pv() {
+    let board = Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+        .unwrap();
+    let tt = TranspositionTable::new(16);
+    let control = SearchControl::new();
+    let mut depths = Vec::new();
+    let result = search::search(
+        &board,
+        &depth(6),
+        None,
+        &tt,
+        &control,
+        Options::default(),
+        &mut |r| {
+            if let search::Report::Iteration(info) = r {
+                depths.push(info.depth);
+                let mut b = board.clone();
+                for &m in &info.pv {
+                    assert!(b.is_legal(m), "illegal PV move {m}");
+                    b.make_move(m);
+                }
+            }
+        },
+    );
+    assert_eq!(depths, (1..=6).collect::<Vec<_>>());
+    assert_eq!(result.pv.first(), Some(&result.best_move));
+}
+
+#[test]
+fn bench_signature_is_deterministic() {
+    let first = bench::run(5, Options::default(), |_, _, _| {});
+    let second = bench::run(5, Options::default(), |_, _, _| {});
+    assert_eq!(first.nodes, second.nodes);
+}
+
+#[test]
+fn game_positions_survive_a_real_search() {
+    let (board, keys) = play(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        &["g1f3", "g8f6", "f3g1", "f6g8", "e2e4"],
+    );
+    let tt = TranspositionTable::new(1);
+    for &k in &keys {
+        tt.insert_game_position(k);
+    }
+    let control = SearchControl::new();
+    search::search(
+        &board,
+        &depth(8),
+        None,
+        &tt,
+        &control,
+        Options::default(),
+        &mut |_| {},
+    );
+    for &k in &keys {
+        assert_eq!(tt.probe(k), search::tt::Probe::GamePosition);
+    }
+}
