@@ -6,4 +6,5 @@
 pub mod cecp;
 pub mod chess;
 pub mod cli;
+pub mod game;
 pub mod search;

@@ -33,7 +33,8 @@ pub struct Limits {
 /// Time the search may use for one move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// After an iteration, don't start another once this much is used.
+    /// After an iteration, don't start another once this much is used (the next one would
+    /// most likely not finish).
     pub soft: Duration,
     /// Stop the search, wherever it is, at this much.
     pub hard: Duration,
@@ -53,9 +54,13 @@ const HARD_FACTOR: u32 = 4;
 const MAX_SHARE_DIVISOR: u32 = 3;
 /// The smallest budget ever given: a move is always produced.
 const MIN_BUDGET: Duration = Duration::from_millis(1);
+/// Under a clock, a new iteration is not started once this share (in %) of the target
+/// time is used: an iteration costs about as much as all earlier ones together.
+const NEXT_ITERATION_SHARE: u32 = 55;
 
 impl Budget {
-    /// A fixed time per move: use it all (leftover time is lost anyway), minus overhead.
+    /// A fixed time per move: use it all (leftover time is lost anyway, and a stopped
+    /// iteration still improves the move), minus overhead.
     pub fn for_move_time(move_time: Duration) -> Budget {
         let margin = MOVE_OVERHEAD.min(move_time / 4);
         let hard = move_time.saturating_sub(margin).max(MIN_BUDGET);
@@ -76,7 +81,7 @@ impl Budget {
             usable / MAX_SHARE_DIVISOR
         };
         let hard = (target * HARD_FACTOR).min(cap).max(MIN_BUDGET);
-        let soft = target.min(hard).max(MIN_BUDGET);
+        let soft = (target.min(hard) * NEXT_ITERATION_SHARE / 100).max(MIN_BUDGET);
         Budget { soft, hard }
     }
 
@@ -137,7 +142,8 @@ mod tests {
     #[test]
     fn conventional_control_spreads_time_over_the_moves_to_go() {
         let b = clock(300_000, 0, Some(40));
-        assert!(b.soft > ms(6_000) && b.soft < ms(8_000), "{b:?}");
+        let target = b.soft * 100 / NEXT_ITERATION_SHARE;
+        assert!(target > ms(6_000) && target < ms(8_000), "{b:?}");
         let last = clock(10_000, 0, Some(1));
         assert!(last.hard > ms(8_000) && last.hard < ms(10_000), "{last:?}");
     }

@@ -104,10 +104,9 @@ impl SearchControl {
         hard != NEVER && self.elapsed(nodes).as_millis() >= u128::from(hard)
     }
 
-    fn past_soft_deadline(&self, nodes: u64, share_percent: u32) -> bool {
+    fn past_soft_deadline(&self, nodes: u64) -> bool {
         let soft = self.soft_ms.load(Relaxed);
-        soft != NEVER
-            && self.elapsed(nodes).as_millis() * 100 >= u128::from(soft) * u128::from(share_percent)
+        soft != NEVER && self.elapsed(nodes).as_millis() >= u128::from(soft)
     }
 
     fn publish_nodes(&self, nodes: u64) {

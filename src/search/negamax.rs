@@ -57,9 +57,6 @@ const DELTA_MARGIN: i32 = PAWN_VALUE * 2;
 /// First half-width of the root window from depth `ASPIRATION_DEPTH` on.
 const ASPIRATION_WINDOW: i32 = PAWN_VALUE / 3;
 const ASPIRATION_DEPTH: i32 = 5;
-/// After an iteration, don't start the next one once this share (in %) of the soft
-/// budget is used: the next iteration would likely not finish.
-const NEXT_ITERATION_SHARE: u32 = 55;
 
 /// A score as people read it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -125,7 +122,13 @@ pub struct Options {
     /// Seed 003: a move that fails high during internal iterative deepening is searched
     /// to full depth at once, instead of ending that shallow iteration.
     pub self_deepening: bool,
+    /// CECP `random`: a small evaluation offset per position, drawn from this seed, so
+    /// games vary while every evaluation stays a function of the position.
+    pub noise_seed: Option<u64>,
 }
+
+/// Largest `random` offset, in evaluation units (a few centipawns).
+const NOISE_RANGE: u64 = 9;
 
 struct RootMove {
     mv: Move,
@@ -398,7 +401,7 @@ impl Searcher<'_> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return eval::evaluate(&self.board);
+            return self.evaluate();
         }
         // Check extension (seed 001): a node in check is searched one ply deeper.
         let depth = if in_check { depth + 1 } else { depth };
@@ -429,11 +432,7 @@ impl Searcher<'_> {
             Probe::Miss => {}
         }
 
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            eval::evaluate(&self.board)
-        };
+        let static_eval = if in_check { -INFINITY } else { self.evaluate() };
         if !is_pv && !in_check && beta.abs() < MATE_BOUND {
             if depth <= STATIC_CUT_DEPTH && static_eval - STATIC_CUT_MARGIN * depth >= beta {
                 return static_eval;
@@ -652,7 +651,7 @@ impl Searcher<'_> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return eval::evaluate(&self.board);
+            return self.evaluate();
         }
         let in_check = self.board.in_check();
         let mut list = MoveList::new();
@@ -664,7 +663,7 @@ impl Searcher<'_> {
             }
             stand_pat = -INFINITY;
         } else {
-            stand_pat = eval::evaluate(&self.board);
+            stand_pat = self.evaluate();
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -703,6 +702,20 @@ impl Searcher<'_> {
             }
         }
         best
+    }
+
+    /// The static evaluation, with the `random` offset when one is asked for.
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        let score = eval::evaluate(&self.board);
+        match self.options.noise_seed {
+            None => score,
+            Some(seed) => {
+                // A multiplicative hash of key and seed, folded to -4..=4.
+                let mixed = (self.board.key() ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                score + ((mixed >> 59) % NOISE_RANGE) as i32 - (NOISE_RANGE / 2) as i32
+            }
+        }
     }
 
     /// Whether the position at `ply` repeats one earlier on the path (only positions since
@@ -784,9 +797,7 @@ impl Searcher<'_> {
 
     fn time_for_next_iteration_is_up(&self) -> bool {
         self.limits.nodes.is_some_and(|n| self.nodes >= n)
-            || self
-                .control
-                .past_soft_deadline(self.nodes, NEXT_ITERATION_SHARE)
+            || self.control.past_soft_deadline(self.nodes)
     }
 
     /// A forced mate found with depth to spare will not change: stop early when a time

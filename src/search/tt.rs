@@ -13,6 +13,8 @@
 //! several search threads share one table later.
 
 use crate::chess::{Board, Move, PieceType, Square};
+use std::alloc::{Layout, alloc_zeroed, dealloc, handle_alloc_error};
+use std::ptr::NonNull;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -169,7 +171,10 @@ struct Bucket([Slot; ENTRIES_PER_BUCKET]);
 
 /// The transposition table (see the module docs).
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: BucketArray,
+    /// Every game position held (a few hundred at most), so they can be listed and removed
+    /// without scanning the table, which would touch, and make the OS map, all of it.
+    game_keys: Mutex<Vec<u64>>,
     /// Game positions whose bucket was already full of game positions: kept here so that
     /// no game position is ever lost. Almost always empty.
     overflow: Mutex<Vec<u64>>,
@@ -186,7 +191,8 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let buckets = (megabytes.max(1) << 20) / (ENTRY_BYTES * ENTRIES_PER_BUCKET);
         TranspositionTable {
-            buckets: zeroed_buckets(buckets.max(1)),
+            buckets: BucketArray::zeroed(buckets.max(1)),
+            game_keys: Mutex::new(Vec::new()),
             overflow: Mutex::new(Vec::new()),
             has_overflow: false.into(),
             age: 0.into(),
@@ -291,6 +297,7 @@ impl TranspositionTable {
         if self.probe(key) == Probe::GamePosition {
             return;
         }
+        self.game_keys.lock().expect("lock poisoned").push(key);
         let bucket = self.bucket(key);
         let target = bucket
             .0
@@ -311,6 +318,15 @@ impl TranspositionTable {
 
     /// Forgets a game position (a move was taken back).
     pub fn remove_game_position(&self, key: u64) {
+        {
+            let mut keys = self.game_keys.lock().expect("lock poisoned");
+            match keys.iter().position(|&k| k == key) {
+                Some(i) => {
+                    keys.swap_remove(i);
+                }
+                None => return,
+            }
+        }
         for slot in &self.bucket(key).0 {
             let (k, data) = slot.load();
             if k == key && is_protected(data) {
@@ -334,33 +350,24 @@ impl TranspositionTable {
 
     /// Keys of all game positions held.
     pub fn game_positions(&self) -> Vec<u64> {
-        let mut keys: Vec<u64> = self
-            .buckets
-            .iter()
-            .flat_map(|b| b.0.iter())
-            .filter_map(|s| {
-                let (k, data) = s.load();
-                is_protected(data).then_some(k)
-            })
-            .collect();
-        keys.extend(self.overflow.lock().expect("lock poisoned").iter());
-        keys
+        self.game_keys.lock().expect("lock poisoned").clone()
     }
 
     /// Empties the table completely.
     pub fn clear(&self) {
-        for bucket in &self.buckets {
+        for bucket in self.buckets.iter() {
             for slot in &bucket.0 {
                 slot.clear();
             }
         }
         self.overflow.lock().expect("lock poisoned").clear();
+        self.game_keys.lock().expect("lock poisoned").clear();
         self.has_overflow.store(false, Relaxed);
     }
 
     /// Forgets search results but keeps the game positions.
     pub fn clear_search_results(&self) {
-        for bucket in &self.buckets {
+        for bucket in self.buckets.iter() {
             for slot in &bucket.0 {
                 if !is_protected(slot.load().1) {
                     slot.clear();
@@ -380,19 +387,67 @@ impl TranspositionTable {
     }
 }
 
-/// Allocates `n` buckets of zero bytes.
-fn zeroed_buckets(n: usize) -> Vec<Bucket> {
-    use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
-    let layout = Layout::array::<Bucket>(n).expect("table size fits in memory");
-    // SAFETY: the layout has non-zero size (n ≥ 1); a `Bucket` is atomics only, for which
-    // all-zero bytes are a valid value (every slot empty); the vector takes ownership of
-    // exactly this allocation with matching length, capacity and layout.
-    unsafe {
-        let ptr = alloc_zeroed(layout) as *mut Bucket;
-        if ptr.is_null() {
-            handle_alloc_error(layout);
+/// The bucket array: zeroed memory from the allocator, aligned to cache lines by hand.
+///
+/// Asking the allocator for 64-byte alignment makes it zero the memory itself (it cannot
+/// use `calloc`), touching every page: seconds for a gigabyte. With the default alignment
+/// a large zeroed block comes straight from the OS and pages are mapped only when first
+/// used, so the block is over-allocated by one bucket and the array starts at the first
+/// cache-line boundary inside it.
+struct BucketArray {
+    raw: NonNull<u8>,
+    layout: Layout,
+    buckets: NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: the array owns its memory, and `Bucket` (atomics only) is Send and Sync.
+unsafe impl Send for BucketArray {}
+unsafe impl Sync for BucketArray {}
+
+impl BucketArray {
+    fn zeroed(len: usize) -> BucketArray {
+        let bucket = std::mem::size_of::<Bucket>();
+        let bytes = len
+            .checked_mul(bucket)
+            .and_then(|b| b.checked_add(bucket))
+            .expect("table size fits in memory");
+        let layout = Layout::from_size_align(bytes, 16).expect("table size fits in memory");
+        // SAFETY: the layout has non-zero size.
+        let raw = unsafe { alloc_zeroed(layout) };
+        let Some(raw) = NonNull::new(raw) else {
+            handle_alloc_error(layout)
+        };
+        let offset = raw.as_ptr().align_offset(std::mem::align_of::<Bucket>());
+        assert!(
+            offset < bucket,
+            "an aligned start lies within the spare bucket"
+        );
+        // SAFETY: `offset + len * bucket <= bytes`, so the array lies inside the block.
+        let buckets = unsafe { NonNull::new_unchecked(raw.as_ptr().add(offset) as *mut Bucket) };
+        BucketArray {
+            raw,
+            layout,
+            buckets,
+            len,
         }
-        Vec::from_raw_parts(ptr, n, n)
+    }
+}
+
+impl std::ops::Deref for BucketArray {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `len` aligned buckets lie in the block (see `zeroed`); all-zero bytes are
+        // a valid `Bucket` (every atomic zero: an empty slot); the block lives as long as
+        // `self`.
+        unsafe { std::slice::from_raw_parts(self.buckets.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for BucketArray {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from `alloc_zeroed` with exactly this layout.
+        unsafe { dealloc(self.raw.as_ptr(), self.layout) }
     }
 }
 

@@ -23,3 +23,5 @@ pub fn random_games(seed: u64, games: usize, max_plies: usize, mut visit: impl F
         visit(&board);
     }
 }
+
+pub mod engine;

@@ -1,0 +1,146 @@
+//! Games with real clients and peer engines. They need programs from outside the Rust
+//! toolchain (python-chess, Fairy-Max, XBoard, Xvfb), so they are `#[ignore]`d; `.ci/run`
+//! installs the peers and runs them with `cargo test -- --include-ignored`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn engine() -> &'static str {
+    env!("CARGO_BIN_EXE_ferrimax")
+}
+
+fn shared_tool(name: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/tools")
+        .join(name);
+    assert!(
+        path.exists(),
+        "{} is missing (the shared/ folder sits beside the repository)",
+        path.display()
+    );
+    path
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ferrimax-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+#[ignore = "needs python-chess and Fairy-Max (installed by .ci/run)"]
+fn python_chess_plays_games_analyses_and_undoes() {
+    let fairymax = format!(
+        "python3 {} /usr/games/fairymax",
+        shared_tool("xbshim.py").display()
+    );
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/python_chess_client.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(engine())
+        .args(["--fairymax", &fairymax])
+        .output()
+        .expect("run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("{stdout}\n{stderr}");
+    assert!(
+        out.status.success(),
+        "python-chess client failed:\n{stdout}\n{stderr}"
+    );
+    assert!(stdout.contains("python-chess client: all ok"));
+    assert!(!stderr.contains("EngineError"), "{stderr}");
+}
+
+/// A two-game XBoard match against Fairy-Max, XBoard acting as referee (it tests every
+/// claim and forfeits illegal moves).
+#[test]
+#[ignore = "needs XBoard, Xvfb and Fairy-Max (installed by .ci/run)"]
+fn xboard_match_against_fairy_max() {
+    let dir = scratch_dir("xboard");
+    let log = dir.join("xboard-debug.log");
+    let pgn = dir.join("match.pgn");
+    let status = Command::new("xvfb-run")
+        .args([
+            "-a",
+            "/usr/games/xboard",
+            "-fcp",
+            engine(),
+            "-scp",
+            "/usr/games/fairymax",
+        ])
+        // Debian's Fairy-Max 5.0b crashes on the `computer` command XBoard sends in
+        // engine-vs-engine games.
+        .args(["-secondComputerString", ""])
+        .args([
+            "-mg", "2", "-tc", "0:20", "-inc", "0.2", "-xponder", "-noGUI", "-xexit",
+        ])
+        .args([
+            "-saveSettingsOnExit",
+            "false",
+            "-autoCallFlag",
+            "true",
+            "-testClaims",
+            "true",
+        ])
+        .args(["-matchPause", "1000", "-debug"])
+        .arg("-nameOfDebugFile")
+        .arg(&log)
+        .arg("-sgf")
+        .arg(&pgn)
+        .current_dir(&dir)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("run xvfb-run xboard");
+    let games = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let debug = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(status.success(), "xboard exited with {status:?}\n{games}");
+    let results: Vec<&str> = games
+        .lines()
+        .filter(|l| l.starts_with("[Result "))
+        .collect();
+    eprintln!("{results:?}");
+    assert_eq!(results.len(), 2, "{games}");
+    assert!(
+        results.iter().all(|r| !r.contains('*')),
+        "unfinished game: {games}"
+    );
+    for bad in [
+        "Illegal move",
+        "illegal move",
+        "False",
+        "false claim",
+        "Forfeit",
+        "forfeit",
+        "Error writing",
+    ] {
+        let hit = debug
+            .lines()
+            .find(|l| l.contains(bad) && !l.contains(">first") && !l.contains(">second"));
+        assert!(hit.is_none(), "{bad}: {hit:?}");
+    }
+    // Every one of our lines was protocol XBoard understood (no stray output).
+    let ours: Vec<&str> = debug
+        .lines()
+        .filter_map(|l| l.split_once("<first : ").map(|(_, r)| r))
+        .collect();
+    assert!(ours.iter().any(|l| l.starts_with("move ")));
+    for line in ours {
+        let known = [
+            "feature ",
+            "move ",
+            "pong ",
+            "1-0 ",
+            "0-1 ",
+            "1/2-1/2 ",
+            "offer draw",
+            "tellothers ",
+            "Hint: ",
+        ]
+        .iter()
+        .any(|p| line.starts_with(p))
+            || line.starts_with(|c: char| c.is_ascii_digit());
+        assert!(known, "unexpected engine line {line:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
