@@ -79,12 +79,11 @@ fn analyze_restarts_on_moves_and_honours_exclusions() {
     e.sync(4);
 }
 
-/// Plays one engine move with pondering on and returns the engine and the move it expects.
-fn engine_pondering() -> (Engine, String) {
-    let mut e = Engine::ready();
+/// Lets the engine (Black) answer 1.e4 with pondering on, and returns the reply it
+/// expects (from `hint`), which it is now pondering on.
+fn first_move_with_pondering(e: &mut Engine) -> String {
     e.send_all(&[
         "new",
-        "post",
         "hard",
         "level 0 0:20 0",
         "time 2000",
@@ -94,7 +93,15 @@ fn engine_pondering() -> (Engine, String) {
     e.expect_move(Duration::from_secs(10));
     e.send("hint");
     let (hint, _) = e.wait_for(PROMPT, |l| l.starts_with("Hint: "));
-    (e, hint["Hint: ".len()..].to_string())
+    hint["Hint: ".len()..].to_string()
+}
+
+/// An engine pondering after its first move (thinking output on), and its expected reply.
+fn engine_pondering() -> (Engine, String) {
+    let mut e = Engine::ready();
+    e.send("post");
+    let expected = first_move_with_pondering(&mut e);
+    (e, expected)
 }
 
 #[test]
@@ -255,18 +262,8 @@ fn debug_lines_only_after_accepted_debug_and_logs_stay_off_stdout() {
             e.send("accepted debug");
         }
         // A ponder hit is reported as a debug comment.
-        e.send_all(&[
-            "new",
-            "hard",
-            "level 0 0:20 0",
-            "time 2000",
-            "otim 2000",
-            "usermove e2e4",
-        ]);
-        e.expect_move(Duration::from_secs(10));
-        e.send("hint");
-        let (hint, _) = e.wait_for(PROMPT, |l| l.starts_with("Hint: "));
-        e.send(&format!("usermove {}", &hint["Hint: ".len()..]));
+        let expected = first_move_with_pondering(&mut e);
+        e.send(&format!("usermove {expected}"));
         e.expect_move(Duration::from_secs(10));
         e.sync(1);
         e.transcript.clone()
