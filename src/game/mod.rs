@@ -38,6 +38,8 @@ pub const ENGINE_NAME: &str = concat!("Ferrimax ", env!("CARGO_PKG_VERSION"));
 /// Largest hash the `Hash` option offers (MB).
 const MAX_HASH_MB: i64 = 65_536;
 const MAX_THREADS: i64 = 256;
+/// Moves of the principal variation whispered on a server (servers cut long lines).
+const KIBITZ_PV_MOVES: usize = 10;
 /// A draw offer is accepted when our last score (centipawns, our point of view) is at or
 /// below this: we are not better than slightly worse.
 const DRAW_ACCEPT_CENTIPAWNS: i32 = -25;
@@ -1028,7 +1030,7 @@ impl Game {
             seconds,
             result.nodes,
             knps,
-            before.san_line(&info.pv)
+            before.san_line(&info.pv[..info.pv.len().min(KIBITZ_PV_MOVES)])
         )));
     }
 }

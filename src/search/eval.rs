@@ -49,8 +49,23 @@ pub fn to_centipawns(score: i32) -> i32 {
 /// Bonus for a pawn standing on its 6th rank; a pawn on the 7th earns it twice. Slightly
 /// less than a pawn, so no pawn is sacrificed just to get one there (seed 000: 64 vs 74).
 const PROMOTION_STEP_BONUS: i32 = 64;
-/// Extra for a passed pawn by rank (from its own side), rank 2 to rank 7.
-const PASSED_PAWN_BONUS: [i32; 8] = [0, 4, 6, 10, 18, 30, 45, 0];
+/// Extra for a passed pawn by rank (from its own side), in the middlegame and endgame.
+const PASSED_PAWN_MIDDLEGAME: [i32; 8] = [0, 2, 4, 8, 14, 24, 40, 0];
+const PASSED_PAWN_ENDGAME: [i32; 8] = [0, 6, 10, 18, 32, 55, 90, 0];
+/// Endgame: per rank of progress, per square the defending king is farther from (and
+/// the own king nearer to) the square in front of a passed pawn.
+const PASSER_ENEMY_KING_DISTANCE: i32 = 4;
+const PASSER_OWN_KING_DISTANCE: i32 = 2;
+
+/// Mobility per reachable square (not blocked by an own piece, not attacked by an enemy
+/// pawn) beyond a typical count, for knight, bishop, rook, queen.
+const MOBILITY_WEIGHT: [i32; 4] = [3, 4, 2, 1];
+const MOBILITY_BASELINE: [i32; 4] = [4, 6, 7, 13];
+/// Weight of an attack on a square next to the enemy king, per attacking piece type.
+const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
+/// Cap of the king-attack sum; the penalty grows with its square (several attackers are
+/// far more dangerous than one).
+const KING_ATTACK_CAP: i32 = 40;
 const DOUBLED_PAWN_PENALTY: i32 = 10;
 const ISOLATED_PAWN_PENALTY: i32 = 10;
 /// Own piece standing directly in front of a pawn (micro-Max's cure for doubled pawns).
@@ -90,6 +105,8 @@ const AHEAD_MARGIN: i32 = PAWN_VALUE / 2;
 /// A pawn the defending king cannot catch (pawn race) or a won KPK ending: most of a
 /// queen, less the distance still to run.
 const UNSTOPPABLE_PAWN_BONUS: i32 = QUEEN_VALUE - 2 * PAWN_VALUE;
+/// When both sides have a runner, the lead (in plies to queen) that decides the race.
+const RACE_LEAD_PLIES: i32 = 4;
 /// Score of a won KPK position, before the pawn's progress is added.
 const KPK_WIN_SCORE: i32 = QUEEN_VALUE;
 
@@ -223,8 +240,9 @@ fn evaluate_white(board: &Board) -> i32 {
     let mut score = material[0] - material[1];
     for color in [Color::White, Color::Black] {
         let sign = if color == Color::White { 1 } else { -1 };
-        let side = pawn_structure(board, &pawns, color)
+        let side = pawn_structure(board, &pawns, color, phase)
             + pieces(board, &pawns, color)
+            + activity(board, color, phase)
             + king(board, &pawns, color, phase);
         score += sign * side;
     }
@@ -252,7 +270,7 @@ fn game_phase(board: &Board) -> i32 {
     ((units(Color::White) + units(Color::Black)) as i32).min(FULL_PHASE)
 }
 
-fn pawn_structure(board: &Board, pawns: &PawnFiles, color: Color) -> i32 {
+fn pawn_structure(board: &Board, pawns: &PawnFiles, color: Color, phase: i32) -> i32 {
     let c = color.index();
     let mut score = 0;
     for f in 0..8 {
@@ -279,10 +297,37 @@ fn pawn_structure(board: &Board, pawns: &PawnFiles, color: Color) -> i32 {
             score -= BLOCKED_PAWN_PENALTY;
         }
         if pawns.is_passed(sq, color) {
-            score += PASSED_PAWN_BONUS[rank as usize];
+            score += passed_pawn(board, sq, color, phase);
         }
     }
     score
+}
+
+/// Bonus of a passed pawn: by rank, blended by phase, and in the endgame by how far the
+/// defending king is from its path (and how near its own king is).
+fn passed_pawn(board: &Board, sq: Square, color: Color, phase: i32) -> i32 {
+    let rank = relative_rank(sq, color) as usize;
+    let Some(front) = sq.offset(color.forward()) else {
+        return 0;
+    };
+    let distance = |k: Square| {
+        i32::from(
+            k.file()
+                .abs_diff(front.file())
+                .max(k.rank().abs_diff(front.rank())),
+        )
+    };
+    let progress = rank as i32 - 1;
+    let kings = progress
+        * (PASSER_ENEMY_KING_DISTANCE * distance(board.king_square(color.flip()))
+            - PASSER_OWN_KING_DISTANCE * distance(board.king_square(color)));
+    let mut endgame = PASSED_PAWN_ENDGAME[rank] + kings.max(0);
+    let mut middlegame = PASSED_PAWN_MIDDLEGAME[rank];
+    if !board.piece_at(front).is_empty() {
+        endgame /= 2;
+        middlegame /= 2;
+    }
+    (middlegame * phase + endgame * (FULL_PHASE - phase)) / FULL_PHASE
 }
 
 fn pieces(board: &Board, pawns: &PawnFiles, color: Color) -> i32 {
@@ -311,6 +356,98 @@ fn pieces(board: &Board, pawns: &PawnFiles, color: Color) -> i32 {
         }
     }
     score
+}
+
+/// A set of squares, one bit per square (a1 = bit 0, h8 = bit 63).
+type SquareSet = u64;
+
+#[inline]
+fn bit(sq: Square) -> SquareSet {
+    1u64 << sq.index64()
+}
+
+/// Squares attacked by `color`'s pawns.
+fn pawn_attacks(board: &Board, color: Color) -> SquareSet {
+    let mut set = 0;
+    for &sq in board.pieces_of(color, PieceType::Pawn) {
+        for side in [1, -1] {
+            if let Some(target) = sq.offset(color.forward() + side) {
+                set |= bit(target);
+            }
+        }
+    }
+    set
+}
+
+/// The king's square, its neighbours, and the three squares two steps towards the enemy.
+fn king_zone(king: Square, color: Color) -> SquareSet {
+    let mut zone = bit(king);
+    for d in crate::chess::dir::KING {
+        if let Some(sq) = king.offset(d) {
+            zone |= bit(sq);
+        }
+    }
+    if let Some(ahead) = king.offset(2 * color.forward()) {
+        zone |= bit(ahead);
+        for side in [1, -1] {
+            if let Some(sq) = ahead.offset(side) {
+                zone |= bit(sq);
+            }
+        }
+    }
+    zone
+}
+
+/// Mobility of knights, bishops, rooks and queens, and their attack on the enemy king's
+/// zone (counted in one walk over each piece's moves).
+fn activity(board: &Board, color: Color, phase: i32) -> i32 {
+    use crate::chess::dir;
+    let them = color.flip();
+    let unsafe_squares = pawn_attacks(board, them);
+    let zone = king_zone(board.king_square(them), them);
+    let mut mobility = 0;
+    let mut attackers = 0;
+    let mut attack = 0;
+    let kinds: [(PieceType, &[i8], bool); 4] = [
+        (PieceType::Knight, &dir::KNIGHT, false),
+        (PieceType::Bishop, &dir::DIAGONAL, true),
+        (PieceType::Rook, &dir::STRAIGHT, true),
+        (PieceType::Queen, &dir::KING, true),
+    ];
+    for (i, (kind, steps, slides)) in kinds.into_iter().enumerate() {
+        for &from in board.pieces_of(color, kind) {
+            let mut reach = 0;
+            let mut zone_hits = 0;
+            for &d in steps {
+                let mut sq = from;
+                while let Some(next) = sq.offset(d) {
+                    sq = next;
+                    let p = board.piece_at(sq);
+                    if !p.is_color(color) && unsafe_squares & bit(sq) == 0 {
+                        reach += 1;
+                    }
+                    if zone & bit(sq) != 0 {
+                        zone_hits += 1;
+                    }
+                    if !slides || !p.is_empty() {
+                        break;
+                    }
+                }
+            }
+            mobility += MOBILITY_WEIGHT[i] * (reach - MOBILITY_BASELINE[i]);
+            if zone_hits > 0 {
+                attackers += 1;
+                attack += KING_ATTACK_WEIGHT[i] * zone_hits;
+            }
+        }
+    }
+    let king_attack = if attackers >= 2 {
+        let a = attack.min(KING_ATTACK_CAP);
+        a * a / 4 * phase / FULL_PHASE
+    } else {
+        0
+    };
+    mobility + king_attack
 }
 
 /// King placement, blended between the middlegame (stay home, castled, behind pawns)
@@ -457,13 +594,21 @@ fn pawn_race(board: &Board, pawns: &PawnFiles) -> i32 {
             .min()
     };
     let bonus = |plies: i32| UNSTOPPABLE_PAWN_BONUS - plies * PAWN_VALUE / 8;
+    let has_passer = |color: Color| {
+        board
+            .pieces_of(color, PieceType::Pawn)
+            .iter()
+            .any(|&sq| pawns.is_passed(sq, color))
+    };
+    // Safety first (Coulom): a runner is decisive only when the other side has no passed
+    // pawn of its own (which could queen with check, or tie the king down: the table
+    // lets the defending king chase that pawn, while in the real race it is busy); when
+    // both sides run, only a lead of two full moves counts, and only for half.
     match (runner(Color::White), runner(Color::Black)) {
-        (Some(w), None) => bonus(w),
-        (None, Some(b)) => -bonus(b),
-        // Both run: the first to queen usually wins the race (a second queen that appears
-        // with check, or too late, is left to the search).
-        (Some(w), Some(b)) if w + 1 < b => bonus(w) / 2,
-        (Some(w), Some(b)) if b + 1 < w => -bonus(b) / 2,
+        (Some(w), None) if !has_passer(Color::Black) => bonus(w),
+        (None, Some(b)) if !has_passer(Color::White) => -bonus(b),
+        (Some(w), Some(b)) if w + RACE_LEAD_PLIES <= b => bonus(w) / 2,
+        (Some(w), Some(b)) if b + RACE_LEAD_PLIES <= w => -bonus(b) / 2,
         _ => 0,
     }
 }

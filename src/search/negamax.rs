@@ -20,7 +20,7 @@ use super::limits::{Budget, Limits};
 use super::ordering::{History, OrderedMoves, capture_may_lose};
 use super::see::see;
 use super::tt::{Bound, PackedMove, Probe, TranspositionTable};
-use crate::chess::{Board, Move, MoveList, PieceType};
+use crate::chess::{Board, Move, PieceType};
 use std::time::Duration;
 
 /// Score of a mate delivered at the root; a mate `n` plies away scores `MATE - n`.
@@ -36,9 +36,10 @@ pub const MAX_DEPTH: i32 = 100;
 
 /// Nodes between two looks at the clock and the stop flag (about a millisecond).
 const CHECK_INTERVAL: u64 = 1024;
-const NULL_MOVE_REDUCTION: i32 = 2;
-/// From this depth on the null move is reduced one ply more.
-const NULL_MOVE_DEEP: i32 = 7;
+/// Null move: searched `NULL_MOVE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR` plies
+/// shallower (R = 3 at moderate depths, more deeper down; R = 2 right above the leaves).
+const NULL_MOVE_REDUCTION: i32 = 3;
+const NULL_MOVE_DEPTH_DIVISOR: i32 = 6;
 /// Static-eval cut: at depth ≤ this, a static eval this far above beta (per ply) cuts.
 const STATIC_CUT_DEPTH: i32 = 3;
 const STATIC_CUT_MARGIN: i32 = PAWN_VALUE * 3 / 2;
@@ -48,9 +49,13 @@ const FUTILITY_MARGIN: [i32; 3] = [0, PAWN_VALUE * 2, PAWN_VALUE * 4];
 /// `IID_REDUCTION` plies shallower.
 const IID_MIN_DEPTH: i32 = 4;
 const IID_REDUCTION: i32 = 2;
-/// Late-move reductions: from this depth, quiet moves after the first few are reduced.
+/// Late-move reductions: from this depth, quiet moves after the first few are reduced,
+/// by about ln(depth)·ln(move number)/2.25 plies.
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_FIRST_MOVES: usize = 3;
+/// Late-move pruning: at depth ≤ 3 outside the PV, quiet moves after this many are
+/// skipped (they almost never matter so near the leaves).
+const LATE_MOVE_COUNT: [usize; 4] = [0, 5, 8, 13];
 /// Delta pruning in quiescence: a capture that cannot bring the score within this of
 /// alpha is skipped.
 const DELTA_MARGIN: i32 = PAWN_VALUE * 2;
@@ -208,17 +213,11 @@ impl Searcher<'_> {
             Probe::Hit(e) => e.best_move,
             _ => PackedMove::NONE,
         };
-        let mut list = MoveList::new();
+        let mut ordered = OrderedMoves::new();
         for &m in moves {
-            list.push(m);
+            ordered.list_mut().push(m);
         }
-        let mut ordered = OrderedMoves::new(
-            &self.board,
-            list,
-            hash_move,
-            &[Move::NONE; 2],
-            &self.history,
-        );
+        ordered.score_all(&self.board, hash_move, &[Move::NONE; 2], &self.history);
         while let Some(m) = ordered.next_move() {
             self.root_moves.push(RootMove {
                 mv: m,
@@ -442,7 +441,8 @@ impl Searcher<'_> {
                 && static_eval >= beta
                 && self.board.non_pawn_pieces(self.board.side_to_move()) > 0
             {
-                let reduction = NULL_MOVE_REDUCTION + i32::from(depth >= NULL_MOVE_DEEP);
+                let reduction =
+                    (NULL_MOVE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR).min(depth - 1);
                 let undo = self.board.make_null();
                 self.path[ply + 1] = self.board.key();
                 let floor = std::mem::replace(&mut self.null_floor, ply + 1);
@@ -526,19 +526,13 @@ impl Searcher<'_> {
     ) -> (i32, Move) {
         let original_alpha = alpha;
         let is_pv = beta - alpha > 1;
-        let mut list = MoveList::new();
-        self.board.generate_legal(&mut list);
-        if list.is_empty() {
+        let mut moves = OrderedMoves::new();
+        self.board.generate_legal(moves.list_mut());
+        if moves.is_empty() {
             let score = if in_check { -MATE + ply as i32 } else { DRAW };
             return (score, Move::NONE);
         }
-        let mut moves = OrderedMoves::new(
-            &self.board,
-            list,
-            hash_move,
-            &self.killers[ply],
-            &self.history,
-        );
+        moves.score_all(&self.board, hash_move, &self.killers[ply], &self.history);
         let futile = !is_pv
             && !in_check
             && depth < FUTILITY_MARGIN.len() as i32
@@ -553,7 +547,11 @@ impl Searcher<'_> {
             let quiet = !self.board.is_capture(m) && m.promoted().is_none();
             let undo = self.board.make_move(m);
             let gives_check = self.board.in_check();
-            if futile && quiet && searched > 0 && !gives_check {
+            let late = !is_pv
+                && !in_check
+                && (depth as usize) < LATE_MOVE_COUNT.len()
+                && searched >= LATE_MOVE_COUNT[depth as usize];
+            if (futile || late) && quiet && searched > 0 && !gives_check {
                 self.board.unmake_move(m, &undo);
                 continue;
             }
@@ -569,7 +567,7 @@ impl Searcher<'_> {
                     && !gives_check
                     && !self.killers[ply].contains(&m)
                 {
-                    1 + i32::from(searched >= 3 * LMR_FIRST_MOVES && depth >= 6)
+                    late_move_reduction(depth, searched, is_pv)
                 } else {
                     0
                 };
@@ -654,11 +652,11 @@ impl Searcher<'_> {
             return self.evaluate();
         }
         let in_check = self.board.in_check();
-        let mut list = MoveList::new();
+        let mut moves = OrderedMoves::new();
         let stand_pat;
         if in_check {
-            self.board.generate_legal(&mut list);
-            if list.is_empty() {
+            self.board.generate_legal(moves.list_mut());
+            if moves.is_empty() {
                 return -MATE + ply as i32;
             }
             stand_pat = -INFINITY;
@@ -668,10 +666,10 @@ impl Searcher<'_> {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
-            self.board.generate_captures(&mut list);
+            self.board.generate_captures(moves.list_mut());
         }
+        moves.score_captures(&self.board);
         let mut best = stand_pat;
-        let mut moves = OrderedMoves::captures(&self.board, list);
         while let Some(m) = moves.next_move() {
             if !in_check {
                 let gain = self.board.captured_kind(m).map_or(0, piece_value)
@@ -810,6 +808,23 @@ impl Searcher<'_> {
 }
 
 const QUEEN_WINDOW: i32 = super::eval::QUEEN_VALUE;
+
+/// Plies by which the `searched`-th quiet move at `depth` is reduced: about
+/// 0.75 + ln(depth)·ln(searched)/2.25, one less in PV nodes, leaving at least one ply.
+fn late_move_reduction(depth: i32, searched: usize, is_pv: bool) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
+            }
+        }
+        t
+    });
+    let r = i32::from(table[(depth as usize).min(63)][searched.min(63)]) - i32::from(is_pv);
+    r.clamp(0, (depth - 2).max(0))
+}
 
 /// Mate scores are stored relative to the node (distance to mate from there), so they
 /// stay right when the same position is reached at another ply.
