@@ -310,6 +310,14 @@ impl Square {
         (self.file() + self.rank()).is_multiple_of(2)
     }
 
+    /// King-move distance: the larger of the file and rank differences.
+    #[inline]
+    pub const fn distance(self, other: Square) -> u8 {
+        let files = self.file().abs_diff(other.file());
+        let ranks = self.rank().abs_diff(other.rank());
+        if files > ranks { files } else { ranks }
+    }
+
     /// The same square seen from the other side (rank mirrored).
     #[inline]
     pub const fn flip_rank(self) -> Square {

@@ -1016,10 +1016,10 @@ impl Game {
         }
         let Some(info) = &self.last_info else { return };
         let before = &self.boards[self.boards.len() - 2];
-        let score = match info.score {
-            search::Score::Centipawns(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-            search::Score::Mate(plies) if plies > 0 => format!("#{}", (plies + 1) / 2),
-            search::Score::Mate(plies) => format!("#-{}", (-plies + 1) / 2),
+        let score = match cecp_score(info.score) {
+            cecp::Score::Centipawns(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+            cecp::Score::MateIn(moves) => format!("#{moves}"),
+            cecp::Score::MatedIn(moves) => format!("#-{moves}"),
         };
         let seconds = result.elapsed.as_secs_f64();
         let knps = result.nodes as f64 / seconds.max(1e-3) / 1000.0;
@@ -1035,21 +1035,22 @@ impl Game {
     }
 }
 
-/// Internal score to centipawns from the mover's point of view, with mates large.
-fn centipawns(score: i32) -> i32 {
-    match search::Score::from_internal(score) {
-        search::Score::Centipawns(cp) => cp,
-        search::Score::Mate(plies) if plies > 0 => 100_000,
-        search::Score::Mate(_) => -100_000,
+/// A search score in the protocol's terms (mates counted in moves).
+fn cecp_score(score: search::Score) -> cecp::Score {
+    match score {
+        search::Score::Centipawns(cp) => cecp::Score::Centipawns(cp),
+        search::Score::Mate(plies) if plies > 0 => cecp::Score::mate_in_plies(plies as u32),
+        search::Score::Mate(plies) => cecp::Score::mated_in_plies(plies.unsigned_abs()),
     }
 }
 
+/// Internal score to centipawns from the mover's point of view, mates as ±(100000 + N).
+fn centipawns(score: i32) -> i32 {
+    cecp_score(search::Score::from_internal(score)).cecp_value() as i32
+}
+
 fn thinking_line(board: &Board, info: &Info) -> Thinking {
-    let score = match info.score {
-        search::Score::Centipawns(cp) => cecp::Score::Centipawns(cp),
-        search::Score::Mate(plies) if plies > 0 => cecp::Score::mate_in_plies(plies as u32),
-        search::Score::Mate(plies) => cecp::Score::mated_in_plies((-plies) as u32),
-    };
+    let score = cecp_score(info.score);
     let seconds = info.elapsed.as_secs_f64();
     Thinking {
         depth: info.depth.max(0) as u32,

@@ -310,13 +310,7 @@ fn passed_pawn(board: &Board, sq: Square, color: Color, phase: i32) -> i32 {
     let Some(front) = sq.offset(color.forward()) else {
         return 0;
     };
-    let distance = |k: Square| {
-        i32::from(
-            k.file()
-                .abs_diff(front.file())
-                .max(k.rank().abs_diff(front.rank())),
-        )
-    };
+    let distance = |k: Square| i32::from(k.distance(front));
     let progress = rank as i32 - 1;
     let kings = progress
         * (PASSER_ENEMY_KING_DISTANCE * distance(board.king_square(color.flip()))
@@ -632,12 +626,7 @@ fn mop_up(board: &Board) -> i32 {
         if board.pieces(weak).count() == 1 && board.non_pawn_pieces(strong) > 0 {
             let weak_king = board.king_square(weak);
             let strong_king = board.king_square(strong);
-            let distance = i32::from(
-                weak_king
-                    .file()
-                    .abs_diff(strong_king.file())
-                    .max(weak_king.rank().abs_diff(strong_king.rank())),
-            );
+            let distance = i32::from(weak_king.distance(strong_king));
             return sign
                 * (MOP_UP_EDGE_WEIGHT * (6 - centrality(weak_king))
                     + MOP_UP_KINGS_WEIGHT * (7 - distance));

@@ -76,8 +76,7 @@ fn least_valuable_attacker(
         return best;
     }
     let king = board.king_square(side);
-    let adjacent =
-        king.file().abs_diff(target.file()) <= 1 && king.rank().abs_diff(target.rank()) <= 1;
+    let adjacent = king.distance(target) <= 1;
     (adjacent && king != target && !is_removed(removed, king)).then_some((king, PieceType::King))
 }
 
