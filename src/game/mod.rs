@@ -68,7 +68,9 @@ impl From<Input> for Event {
 /// Runs the protocol on stdin/stdout until `quit`, end of input or SIGTERM.
 pub fn run() -> i32 {
     install_signal_handlers();
-    eval::init();
+    // The pawn-race table and KPK bitbase take ~50 ms to build: do it beside the
+    // handshake, not before it (a search that starts earlier waits for them).
+    std::thread::spawn(eval::init);
     let (events, inbox) = channel();
     io::spawn_reader(events.clone());
     let mut game = Game::new(Out::stdout(), events);
