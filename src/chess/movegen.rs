@@ -69,9 +69,8 @@ impl Board {
         self.generate::<true>(list);
     }
 
-    /// Appends the legal captures and queen promotions (the moves quiescence search
-    /// looks at). Under-promotions are left out: they almost never change a quiescence
-    /// score and would cost nodes on every promotion square.
+    /// Appends the legal captures and promotions (the moves quiescence search looks at),
+    /// under-promotions included.
     #[inline]
     pub fn generate_captures(&self, list: &mut MoveList) {
         self.generate::<false>(list);
@@ -226,14 +225,10 @@ impl Board {
     }
 
     #[inline(always)]
-    fn push_pawn_move<const QUIETS: bool>(&self, list: &mut MoveList, from: Square, to: Square) {
+    fn push_pawn_move(&self, list: &mut MoveList, from: Square, to: Square) {
         if to.rank() == self.side.promotion_rank() {
-            if QUIETS {
-                for p in PieceType::PROMOTIONS {
-                    list.push(Move::promotion(from, to, p));
-                }
-            } else {
-                list.push(Move::promotion(from, to, PieceType::Queen));
+            for p in PieceType::PROMOTIONS {
+                list.push(Move::promotion(from, to, p));
             }
         } else {
             list.push(Move::new(from, to, MoveKind::Normal));
@@ -254,7 +249,7 @@ impl Board {
         if along_pin(pin, fwd) && self.squares[one.index()].is_empty() {
             let promotes = one.rank() == us.promotion_rank();
             if (QUIETS || promotes) && targets & bit(one) != 0 {
-                self.push_pawn_move::<QUIETS>(list, from, one);
+                self.push_pawn_move(list, from, one);
             }
             if QUIETS && from.rank() == us.pawn_rank() {
                 let two = one.offset(fwd).expect("double push stays on the board");
@@ -272,7 +267,7 @@ impl Board {
                 && self.squares[to.index()].is_color(us.flip())
                 && targets & bit(to) != 0
             {
-                self.push_pawn_move::<QUIETS>(list, from, to);
+                self.push_pawn_move(list, from, to);
             }
         }
     }

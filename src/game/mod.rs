@@ -1018,22 +1018,42 @@ impl Game {
         }
         let Some(info) = &self.last_info else { return };
         let before = &self.boards[self.boards.len() - 2];
-        let score = match cecp_score(info.score) {
-            cecp::Score::Centipawns(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-            cecp::Score::MateIn(moves) => format!("#{moves}"),
-            cecp::Score::MatedIn(moves) => format!("#-{moves}"),
+        let summary = SearchSummary {
+            depth: info.depth,
+            score: cecp_score(info.score),
+            elapsed: result.elapsed,
+            nodes: result.nodes,
+            pv: before.san_line(&info.pv[..info.pv.len().min(KIBITZ_PV_MOVES)]),
         };
-        let seconds = result.elapsed.as_secs_f64();
-        let knps = result.nodes as f64 / seconds.max(1e-3) / 1000.0;
-        self.send(Message::TellOthers(format!(
-            "depth {} score {} time {:.1}s nodes {} knps {:.0} pv {}",
-            info.depth,
-            score,
-            seconds,
-            result.nodes,
-            knps,
-            before.san_line(&info.pv[..info.pv.len().min(KIBITZ_PV_MOVES)])
-        )));
+        self.send(Message::TellOthers(summary.to_string()));
+    }
+}
+
+/// The one-line account of a search that is whispered on a server, e.g.
+/// `depth 12 score +0.34 time 2.1s nodes 1843210 knps 878 pv e4 e5 Nf3`.
+struct SearchSummary {
+    depth: i32,
+    score: cecp::Score,
+    elapsed: std::time::Duration,
+    nodes: u64,
+    pv: String,
+}
+
+impl std::fmt::Display for SearchSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let seconds = self.elapsed.as_secs_f64();
+        let knps = self.nodes as f64 / seconds.max(1e-3) / 1000.0;
+        write!(f, "depth {} score ", self.depth)?;
+        match self.score {
+            cecp::Score::Centipawns(cp) => write!(f, "{:+.2}", f64::from(cp) / 100.0)?,
+            cecp::Score::MateIn(moves) => write!(f, "#{moves}")?,
+            cecp::Score::MatedIn(moves) => write!(f, "#-{moves}")?,
+        }
+        write!(
+            f,
+            " time {seconds:.1}s nodes {} knps {knps:.0} pv {}",
+            self.nodes, self.pv
+        )
     }
 }
 
@@ -1065,5 +1085,27 @@ fn thinking_line(board: &Board, info: &Info) -> Thinking {
             tbhits: 0,
         }),
         pv: board.san_line(&info.pv),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whisper_summary_reads_as_one_short_line() {
+        let summary = SearchSummary {
+            depth: 12,
+            score: cecp::Score::Centipawns(34),
+            elapsed: std::time::Duration::from_millis(2100),
+            nodes: 1_843_210,
+            pv: "e4 e5 Nf3".into(),
+        };
+        assert_eq!(summary.to_string(), "depth 12 score +0.34 time 2.1s nodes 1843210 knps 878 pv e4 e5 Nf3");
+        let mate = SearchSummary {
+            score: cecp::Score::MatedIn(3),
+            ..summary
+        };
+        assert!(mate.to_string().starts_with("depth 12 score #-3 "));
     }
 }

@@ -144,10 +144,12 @@ impl OrderedMoves {
         }
     }
 
-    /// Scores captures for quiescence by MVV/LVA alone.
+    /// Scores captures for quiescence by MVV/LVA, under-promotions last.
     pub fn score_captures(&mut self, board: &Board) {
         for (i, &m) in self.moves.iter().enumerate() {
-            self.scores[i] = MaybeUninit::new(mvv_lva(board, m));
+            let under = m.promoted().is_some_and(|p| p != PieceType::Queen);
+            let score = mvv_lva(board, m) + if under { UNDER_PROMOTION_SCORE } else { 0 };
+            self.scores[i] = MaybeUninit::new(score);
         }
     }
 
