@@ -1101,7 +1101,10 @@ mod tests {
             nodes: 1_843_210,
             pv: "e4 e5 Nf3".into(),
         };
-        assert_eq!(summary.to_string(), "depth 12 score +0.34 time 2.1s nodes 1843210 knps 878 pv e4 e5 Nf3");
+        assert_eq!(
+            summary.to_string(),
+            "depth 12 score +0.34 time 2.1s nodes 1843210 knps 878 pv e4 e5 Nf3"
+        );
         let mate = SearchSummary {
             score: cecp::Score::MatedIn(3),
             ..summary

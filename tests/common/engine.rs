@@ -163,6 +163,16 @@ impl Engine {
         None
     }
 
+    /// Asserts the engine never answered `Error (...)` or `Illegal move` so far.
+    pub fn assert_no_error_replies(&self) {
+        let errors: Vec<&String> = self
+            .transcript
+            .iter()
+            .filter(|l| l.starts_with("< Error") || l.starts_with("< Illegal"))
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+
     pub fn dump(&self) -> String {
         self.transcript.join("\n")
     }
