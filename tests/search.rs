@@ -189,6 +189,26 @@ fn side_behind_heads_for_a_game_repetition() {
 }
 
 #[test]
+fn a_game_repetition_on_the_last_ply_is_seen() {
+    // Black is a rook down; whichever move returns to a game position, the engine takes it,
+    // also when that move leads straight into quiescence (depth 1).
+    let fen = "4k3/8/8/8/8/8/4P3/R3K3 b - - 0 1";
+    let board = Board::from_fen(fen).unwrap();
+    for search_depth in 1..=3 {
+        for &m in board.legal_moves().iter() {
+            let mut after = board.clone();
+            after.make_move(m);
+            let result = search_board(&board, depth(search_depth), &[after.key()]);
+            assert_eq!(
+                (result.best_move, result.score),
+                (m, 0),
+                "depth {search_depth}: the repetition by {m} is a draw"
+            );
+        }
+    }
+}
+
+#[test]
 fn fifty_move_rule_draws_unless_mate_comes_first() {
     let (_, at_99) = search_fen("k7/8/8/8/8/8/8/KR6 w - - 99 80", depth(6));
     assert_eq!(at_99.score, 0, "any rook move ends the game drawn");

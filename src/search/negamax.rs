@@ -381,7 +381,7 @@ impl Searcher<'_> {
         self.nodes += 1;
         let is_pv = beta - alpha > 1;
 
-        if self.is_repetition(ply) {
+        if self.is_repetition(ply) || self.returns_to_game_position(ply) {
             return DRAW;
         }
         let in_check = self.board.in_check();
@@ -411,8 +411,7 @@ impl Searcher<'_> {
         let key = self.board.key();
         let mut hash_move = PackedMove::NONE;
         match self.tt.probe(key) {
-            // Below a null move, game positions are reached only by the pretend pass.
-            Probe::GamePosition if self.null_floor == 0 => return DRAW,
+            // A game position holds no search result; a real return to one was caught above.
             Probe::GamePosition => {}
             Probe::Hit(entry) => {
                 hash_move = entry.best_move;
@@ -724,6 +723,17 @@ impl Searcher<'_> {
         (2..=reachable)
             .step_by(2)
             .any(|back| self.path[ply - back] == key)
+    }
+
+    /// Whether the position at `ply` is one of the game's own positions, which the game
+    /// manager keeps in the table: a return to one is a repetition. Checked before the
+    /// horizon too, so a repetition on the last ply is seen. Only possible while no capture
+    /// or pawn move has been made since the root, and not below a null move, whose path
+    /// contains a pretend pass.
+    fn returns_to_game_position(&self, ply: usize) -> bool {
+        self.null_floor == 0
+            && self.board.halfmove_clock() as usize >= ply
+            && self.tt.probe(self.path[ply]) == Probe::GamePosition
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {

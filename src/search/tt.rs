@@ -327,18 +327,36 @@ impl TranspositionTable {
                 None => return,
             }
         }
-        for slot in &self.bucket(key).0 {
+        let bucket = self.bucket(key);
+        for slot in &bucket.0 {
             let (k, data) = slot.load();
             if k == key && is_protected(data) {
-                slot.clear();
+                // A game position waiting in the overflow for this bucket takes the freed
+                // slot; left outside, it would be hidden by the next search result stored
+                // there, because a probe looks in the bucket first.
+                let waiting = self.take_from_overflow(|k| std::ptr::eq(self.bucket(k), bucket));
+                match waiting {
+                    Some(k) => slot.store(k, PROTECTED_BIT),
+                    None => slot.clear(),
+                }
                 return;
             }
         }
-        let mut overflow = self.overflow.lock().expect("lock poisoned");
-        if let Some(i) = overflow.iter().position(|&k| k == key) {
-            overflow.swap_remove(i);
+        self.take_from_overflow(|k| k == key);
+    }
+
+    /// Removes and returns the first overflow key that `wanted` accepts.
+    fn take_from_overflow(&self, wanted: impl Fn(u64) -> bool) -> Option<u64> {
+        if !self.has_overflow.load(Relaxed) {
+            return None;
         }
+        let mut overflow = self.overflow.lock().expect("lock poisoned");
+        let key = overflow
+            .iter()
+            .position(|&k| wanted(k))
+            .map(|i| overflow.swap_remove(i));
         self.has_overflow.store(!overflow.is_empty(), Relaxed);
+        key
     }
 
     /// Forgets all game positions (a new game or position).
@@ -539,6 +557,23 @@ mod tests {
             assert_ne!(tt.probe(k), Probe::GamePosition);
         }
         assert!(tt.game_positions().is_empty());
+    }
+
+    #[test]
+    fn an_overflowing_game_position_is_not_hidden_once_its_bucket_has_room() {
+        let tt = TranspositionTable::new(1);
+        let keys = keys_in_one_bucket(&tt, ENTRIES_PER_BUCKET + 2);
+        for &k in &keys {
+            tt.insert_game_position(k);
+        }
+        // A move is taken back, freeing a slot; the search then stores results for every key.
+        tt.remove_game_position(keys[0]);
+        for &k in &keys {
+            tt.store(k, some_move(), 123, 5, Bound::Exact);
+        }
+        for &k in &keys[1..] {
+            assert_eq!(tt.probe(k), Probe::GamePosition, "{k:#x}");
+        }
     }
 
     #[test]
