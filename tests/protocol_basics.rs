@@ -107,6 +107,23 @@ fn unknown_bad_and_illegal_input_get_their_replies_and_change_nothing() {
 }
 
 #[test]
+fn rejected_lines_while_thinking_do_not_cost_the_move() {
+    let mut e = Engine::ready();
+    e.send_all(&["new", "st 1", "usermove e2e4"]);
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("setboard junk");
+    e.expect_line("tellusererror Illegal position");
+    e.send("remove");
+    e.expect_line("Error (command not legal now): remove");
+    // A new hash size waits for the next search instead of stopping this one.
+    e.send("memory 32");
+    let m = e.expect_move(Duration::from_secs(3));
+    let mut board = Board::startpos();
+    board.make_move(board.parse_move("e2e4").unwrap());
+    assert!(board.parse_move(&m).is_ok(), "{m}");
+}
+
+#[test]
 fn garbage_never_kills_the_engine() {
     let mut e = Engine::ready();
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
@@ -183,9 +200,19 @@ fn no_stale_move_after_commands_that_abort_a_search() {
     ];
     for (name, commands) in aborts {
         let mut e = Engine::ready();
-        e.send_all(&["new", "st 5", "usermove e2e4", "usermove d2d4"]);
-        // The engine (Black) thinks for up to 5 s on e2e4; "usermove d2d4" arrives while it
-        // thinks and is refused, since it is Black to move.
+        e.send_all(&[
+            "new",
+            "force",
+            "usermove e2e4",
+            "usermove e7e5",
+            "usermove g1f3",
+            "st 5",
+            "go",
+            "usermove d2d4",
+        ]);
+        // The engine (Black) thinks for up to 5 s after 1.e4 e5 2.Nf3, so undo and remove
+        // are both legal; "usermove d2d4" arrives while it thinks and is refused, since it
+        // is Black to move.
         e.expect_line("Illegal move: d2d4");
         std::thread::sleep(Duration::from_millis(200));
         e.send_all(commands);

@@ -274,6 +274,28 @@ fn result_stops_everything() {
     // After the result no move is made, even if asked.
     e.send("usermove d2d4");
     e.expect_line("Illegal move: d2d4");
+    // Legal moves are still applied (calling them illegal would be a false claim), and
+    // the engine does not answer them.
+    e.send_all(&["usermove e7e5", "usermove g1f3"]);
+    let lines = e.assert_none(Duration::from_millis(800), |l| {
+        l.starts_with("move ") || l.starts_with("Illegal")
+    });
+    assert!(lines.is_empty(), "{lines:?}");
+    e.send("usermove b8c6");
+    let lines = e.sync(1);
+    assert!(lines.is_empty(), "{lines:?}");
+}
+
+#[test]
+fn edit_mode_still_answers_ping_and_quit() {
+    let mut e = Engine::ready();
+    e.send_all(&["new", "force", "edit", "#", "Ke1", "ping 3"]);
+    e.expect_line("pong 3");
+    e.send_all(&["c", "Ke8", "quit"]);
+    let (elapsed, _) = e
+        .wait_exit(Duration::from_secs(2))
+        .expect("quit in edit mode ends the engine");
+    assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
 }
 
 /// The engine claims results the board proves, with the comments GUIs expect.
@@ -416,5 +438,25 @@ fn draw_offers_are_accepted_only_when_not_better() {
     e.expect_move(PROMPT);
     e.send_all(&["draw", "ping 1"]);
     let lines = e.expect_line("pong 1");
+    assert!(lines.is_empty(), "{lines:?}");
+    // A score from an earlier position does not count: the engine played White a queen
+    // down, then gets the queen side of a new position and has not searched it yet.
+    let mut e = Engine::ready();
+    e.send_all(&[
+        "new",
+        "st 0.3",
+        "force",
+        "setboard 3qk3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "go",
+    ]);
+    e.expect_move(PROMPT);
+    e.send_all(&[
+        "force",
+        "setboard 3qk3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "playother",
+        "draw",
+        "ping 2",
+    ]);
+    let lines = e.expect_line("pong 2");
     assert!(lines.is_empty(), "{lines:?}");
 }

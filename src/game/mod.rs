@@ -134,7 +134,8 @@ pub struct Game {
     engine_side: Option<Color>,
     analyzing: bool,
     edit: Option<EditState>,
-    /// A result was claimed or announced: no more moves until a new game or position.
+    /// A result was claimed or announced: the engine makes no more moves of its own until
+    /// a new game or position (the GUI's moves are still applied).
     game_over: bool,
     ponder_enabled: bool,
     post: bool,
@@ -154,6 +155,8 @@ pub struct Game {
     expected_reply: Option<Move>,
     /// Last thinking line of the current search, for kibitzing on a server.
     last_info: Option<Info>,
+    /// A hash size that arrived while the engine was thinking on its move.
+    pending_hash_mb: Option<usize>,
     threads: u32,
     company: Company,
     options: Options,
@@ -187,6 +190,7 @@ impl Game {
             last_score: None,
             expected_reply: None,
             last_info: None,
+            pending_hash_mb: None,
             threads: 1,
             company: Company::default(),
             options: Options::default(),
@@ -237,6 +241,10 @@ impl Game {
 
     fn handle_line(&mut self, line: &str) -> Flow {
         if self.edit.is_some() {
+            // No edit sub-command looks like these two, and neither may be lost while editing.
+            if let Ok(command @ (Command::Quit | Command::Ping(_))) = cecp::parse(line) {
+                return self.execute(command);
+            }
             self.handle_edit_line(line);
             return Flow::Continue;
         }
@@ -435,7 +443,6 @@ impl Game {
         self.engine_side = Some(Color::Black);
         self.random = false;
         self.time.new_game();
-        self.last_score = None;
         self.expected_reply = None;
         if self.analyzing {
             self.restart_analysis();
@@ -452,50 +459,52 @@ impl Game {
         self.moves.clear();
         self.excluded.clear();
         self.game_over = false;
+        self.last_score = None;
         self.time.restart_sessions();
     }
 
     fn set_board(&mut self, fen: &str) {
-        self.abort_search();
-        match Board::from_fen(fen) {
-            Ok(board) => {
-                self.reset_position(board);
-                if self.analyzing {
-                    self.restart_analysis();
-                }
-            }
+        let board = match Board::from_fen(fen) {
+            Ok(board) => board,
             Err(e) => {
+                // Refused before anything is touched: a running search goes on.
                 log::debug!("setboard refused: {e}");
                 self.send(Message::TellUserError("Illegal position".into()));
-                if self.analyzing {
-                    self.restart_analysis();
-                }
+                return;
             }
+        };
+        self.abort_search();
+        self.reset_position(board);
+        if self.analyzing {
+            self.restart_analysis();
         }
     }
 
     /// GNU Chess's `white`/`black`: set the side to move, engine plays the other, clocks
     /// stop. XBoard still uses them for Black-to-move set-ups in edit mode.
     fn legacy_colour(&mut self, to_move: Color) {
-        self.abort_search();
-        if self.board().side_to_move() != to_move {
+        let flipped = if self.board().side_to_move() == to_move {
+            None
+        } else {
             let mut setup = self.board().to_setup();
             setup.side = to_move;
             setup.en_passant = None;
             match setup.into_board() {
-                Ok(board) => self.reset_position(board),
+                Ok(board) => Some(board),
                 Err(_) => {
-                    self.error(
-                        ErrorKind::NotLegalNow,
-                        if to_move == Color::White {
-                            "white"
-                        } else {
-                            "black"
-                        },
-                    );
+                    let name = if to_move == Color::White {
+                        "white"
+                    } else {
+                        "black"
+                    };
+                    self.error(ErrorKind::NotLegalNow, name);
                     return;
                 }
             }
+        };
+        self.abort_search();
+        if let Some(board) = flipped {
+            self.reset_position(board);
         }
         self.engine_side = Some(to_move.flip());
     }
@@ -569,12 +578,9 @@ impl Game {
     }
 
     fn user_move(&mut self, text: &str) {
-        let parsed = if self.game_over && self.engine_side.is_some() {
-            None
-        } else {
-            self.board().parse_move(text).ok()
-        };
-        let Some(m) = parsed else {
+        // Even after a result, a legal move is applied (the engine just does not answer
+        // it): calling it illegal would be a false claim that GUIs punish.
+        let Ok(m) = self.board().parse_move(text) else {
             self.send(Message::IllegalMove {
                 mv: text.to_string(),
                 reason: None,
@@ -610,12 +616,12 @@ impl Game {
     }
 
     fn take_back(&mut self, plies: usize) {
-        self.abort_search();
         if self.moves.len() < plies {
             let name = if plies == 1 { "undo" } else { "remove" };
             self.error(ErrorKind::NotLegalNow, name);
             return;
         }
+        self.abort_search();
         for _ in 0..plies {
             let board = self.boards.pop().expect("a move to take back");
             self.moves.pop();
@@ -625,6 +631,7 @@ impl Game {
         }
         self.excluded.clear();
         self.game_over = false;
+        self.last_score = None;
         if self.analyzing {
             self.restart_analysis();
         }
@@ -697,15 +704,28 @@ impl Game {
         }
     }
 
+    /// A new table size. While the engine thinks on its own move the change waits for the
+    /// next search (stopping would lose the move); analysis restarts with the new table.
     fn resize_hash(&mut self, megabytes: usize) {
-        let restart = self.analyzing;
-        self.abort_search();
         let megabytes = megabytes.clamp(1, MAX_HASH_MB as usize);
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.kind == SearchKind::Think)
+        {
+            self.pending_hash_mb = Some(megabytes);
+            return;
+        }
+        self.abort_search();
+        self.apply_hash_size(megabytes);
+        if self.analyzing {
+            self.restart_analysis();
+        }
+    }
+
+    fn apply_hash_size(&mut self, megabytes: usize) {
         if megabytes != self.tt.megabytes() {
             self.tt = Arc::new(self.tt.resized(megabytes));
-        }
-        if restart {
-            self.restart_analysis();
         }
     }
 
@@ -823,6 +843,9 @@ impl Game {
     }
 
     fn start_search(&mut self, kind: SearchKind) {
+        if let Some(megabytes) = self.pending_hash_mb.take() {
+            self.apply_hash_size(megabytes);
+        }
         let mut board = self.board().clone();
         let mut limits = match kind {
             SearchKind::Think => self.time.limits(self.own_moves_since_session_start()),
