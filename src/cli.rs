@@ -46,6 +46,7 @@ pub fn run_perft(args: &[String]) -> i32 {
 /// `ferrimax divide DEPTH [FEN]`: leaf count under each root move, then the total.
 pub fn run_divide(args: &[String]) -> i32 {
     let (depth, mut board) = match depth_and_board(args) {
+        Ok((0, _)) => return usage_error("divide", "DEPTH must be at least 1"),
         Ok(x) => x,
         Err(why) => return usage_error("divide", &why),
     };

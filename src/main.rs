@@ -9,7 +9,17 @@ fn init_logging() {
 
 fn main() {
     init_logging();
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `args_os`: an argument that is not valid Unicode is a usage error, not a panic.
+    let Ok(args) = std::env::args_os()
+        .skip(1)
+        .map(|a| a.into_string())
+        .collect::<Result<Vec<String>, _>>()
+    else {
+        eprintln!(
+            "usage: ferrimax [perft DEPTH [FEN] | divide DEPTH [FEN] | bench [DEPTH]]  (an argument is not valid Unicode)"
+        );
+        std::process::exit(cli::USAGE_ERROR);
+    };
     let status = match args.first().map(String::as_str) {
         Some("perft") => cli::run_perft(&args[1..]),
         Some("divide") => cli::run_divide(&args[1..]),

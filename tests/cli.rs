@@ -63,6 +63,7 @@ fn bad_arguments_give_usage_and_status_2() {
         &["perft", "-1"],
         &["perft", "3", "not", "a", "fen", "at", "all"],
         &["divide"],
+        &["divide", "0"],
         &["divide", "2", "8/8/8/8/8/8/8/8", "w", "-", "-"],
         &["frobnicate"],
     ] {
@@ -73,4 +74,18 @@ fn bad_arguments_give_usage_and_status_2() {
         assert!(err.starts_with("usage: ferrimax"), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn an_argument_that_is_not_unicode_is_a_usage_error() {
+    use std::os::unix::ffi::OsStrExt;
+    let out = Command::new(env!("CARGO_BIN_EXE_ferrimax"))
+        .arg("perft")
+        .arg(std::ffi::OsStr::from_bytes(b"\xff"))
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("usage: ferrimax"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
