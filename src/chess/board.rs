@@ -458,22 +458,29 @@ impl Board {
     /// After a double push over `skipped` (side already switched): can the side to move
     /// capture en passant without leaving its king in check?
     fn en_passant_capture_exists(&self, skipped: Square) -> bool {
+        self.en_passant_captors(skipped).next().is_some()
+    }
+
+    /// Squares of the pawns of the side to move that may legally take en passant on `to`
+    /// (zero, one or two of them).
+    pub(super) fn en_passant_captors(&self, to: Square) -> impl Iterator<Item = Square> + '_ {
         let us = self.side;
-        let victim = skipped
+        let victim = to
             .offset(-us.forward())
-            .expect("pushed pawn is on the board");
-        [dir::E, dir::W].into_iter().any(|side_step| {
-            victim.offset(side_step).is_some_and(|from| {
-                self.piece_at(from).is(us, PieceType::Pawn)
-                    && self.en_passant_is_legal(from, skipped, victim)
+            .expect("the e.p. victim is on the board");
+        [dir::E, dir::W]
+            .into_iter()
+            .filter_map(move |side_step| victim.offset(side_step))
+            .filter(move |&from| {
+                self.squares[from.index()].is(us, PieceType::Pawn)
+                    && self.en_passant_is_legal(from, to, victim)
             })
-        })
     }
 
     /// Whether the pawn on `from` may take en passant on `to`, removing the pawn on
     /// `victim`: both pawns leave their rank and one lands on `to`, so check the king on
     /// the board as it would be (this catches the rank pin and discovered checks).
-    pub(super) fn en_passant_is_legal(&self, from: Square, to: Square, victim: Square) -> bool {
+    fn en_passant_is_legal(&self, from: Square, to: Square, victim: Square) -> bool {
         let us = self.side;
         let pawn = Piece::new(us, PieceType::Pawn);
         let king = self.king_square(us);

@@ -141,22 +141,12 @@ impl Setup {
     /// Checks the setup and builds the board.
     pub fn into_board(self) -> Result<Board, FenError> {
         self.check_material()?;
-        for (flag, c) in [
-            (CastlingRights::WHITE_KINGSIDE, 'K'),
-            (CastlingRights::WHITE_QUEENSIDE, 'Q'),
-            (CastlingRights::BLACK_KINGSIDE, 'k'),
-            (CastlingRights::BLACK_QUEENSIDE, 'q'),
-        ] {
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            if self.castling.has(flag)
-                && !self.castling_pieces_home(color, c.eq_ignore_ascii_case(&'k'))
-            {
-                return Err(FenError::CastlingContradicted(c));
-            }
+        let unsupported = self.castling.bits() & !self.castling_from_placement().bits();
+        if let Some(&(_, letter)) = CastlingRights::FEN_LETTERS
+            .iter()
+            .find(|&&(flag, _)| unsupported & flag != 0)
+        {
+            return Err(FenError::CastlingContradicted(letter));
         }
         if let Some(ep) = self.en_passant {
             self.check_en_passant(ep)?;
@@ -176,16 +166,9 @@ impl Setup {
             return Err(FenError::OpponentInCheck);
         }
         // Keep the e.p. square only if a capture there is actually legal (see `Board::ep`).
-        if let Some(ep) = self.en_passant {
-            let victim = ep.offset(-self.side.forward()).expect("checked above");
-            let usable = [1i8, -1].into_iter().any(|step| {
-                victim.offset(step).is_some_and(|from| {
-                    board.piece_at(from).is(self.side, PieceType::Pawn)
-                        && board.en_passant_is_legal(from, ep, victim)
-                })
-            });
-            board.ep = usable.then_some(ep);
-        }
+        board.ep = self
+            .en_passant
+            .filter(|&ep| board.en_passant_captors(ep).next().is_some());
         board.key = board.compute_key();
         Ok(board)
     }
@@ -284,13 +267,10 @@ fn castling_field(input: &str) -> IResult<&str, CastlingRights> {
     let dash = map(char('-'), |_| CastlingRights::NONE);
     let letters = map(nom::multi::many1(one_of("KQkq")), |cs: Vec<char>| {
         let mut r = CastlingRights::NONE;
-        for c in cs {
-            r.insert(match c {
-                'K' => CastlingRights::WHITE_KINGSIDE,
-                'Q' => CastlingRights::WHITE_QUEENSIDE,
-                'k' => CastlingRights::BLACK_KINGSIDE,
-                _ => CastlingRights::BLACK_QUEENSIDE,
-            });
+        for (flag, letter) in CastlingRights::FEN_LETTERS {
+            if cs.contains(&letter) {
+                r.insert(flag);
+            }
         }
         r
     });

@@ -390,15 +390,8 @@ impl Board {
     /// candidate pawns each needs its own test).
     fn en_passant_moves(&self, list: &mut MoveList) {
         let Some(to) = self.ep else { return };
-        let us = self.side;
-        let victim = to.offset(-us.forward()).expect("e.p. victim on the board");
-        for side_step in [dir::E, dir::W] {
-            if let Some(from) = victim.offset(side_step)
-                && self.squares[from.index()].is(us, PieceType::Pawn)
-                && self.en_passant_is_legal(from, to, victim)
-            {
-                list.push(Move::new(from, to, MoveKind::EnPassant));
-            }
+        for from in self.en_passant_captors(to) {
+            list.push(Move::new(from, to, MoveKind::EnPassant));
         }
     }
 }

@@ -243,16 +243,6 @@ impl Square {
         Square(rank * 16 + file)
     }
 
-    /// Wraps a raw 0x88 index; `None` when it lies off the board.
-    #[inline]
-    pub const fn from_0x88(index: u8) -> Option<Square> {
-        if index & OFF_BOARD == 0 {
-            Some(Square(index))
-        } else {
-            None
-        }
-    }
-
     /// Square from stored bits, forced onto the board (`Move` stores only valid squares;
     /// the mask just guarantees no off-board index can escape).
     #[inline]
@@ -363,6 +353,13 @@ impl CastlingRights {
     pub const BLACK_QUEENSIDE: u8 = 8;
     pub const NONE: CastlingRights = CastlingRights(0);
     pub const ALL: CastlingRights = CastlingRights(15);
+    /// Each right with its FEN letter, in the order FEN writes them.
+    pub const FEN_LETTERS: [(u8, char); 4] = [
+        (Self::WHITE_KINGSIDE, 'K'),
+        (Self::WHITE_QUEENSIDE, 'Q'),
+        (Self::BLACK_KINGSIDE, 'k'),
+        (Self::BLACK_QUEENSIDE, 'q'),
+    ];
 
     #[inline]
     pub const fn bits(self) -> u8 {
@@ -418,12 +415,7 @@ impl fmt::Display for CastlingRights {
         if self.0 == 0 {
             return f.write_str("-");
         }
-        for (flag, c) in [
-            (Self::WHITE_KINGSIDE, 'K'),
-            (Self::WHITE_QUEENSIDE, 'Q'),
-            (Self::BLACK_KINGSIDE, 'k'),
-            (Self::BLACK_QUEENSIDE, 'q'),
-        ] {
+        for (flag, c) in Self::FEN_LETTERS {
             if self.has(flag) {
                 write!(f, "{c}")?;
             }

@@ -53,16 +53,14 @@ impl Default for TimeControl {
 }
 
 impl TimeControl {
-    /// `new`: the clocks restart and `sd`/`nps` are cleared; the time control itself is
-    /// kept (GUIs re-send it anyway).
+    /// `new`: `sd`, `nps` and the reported clocks are cleared; the time control itself is
+    /// kept (GUIs re-send it anyway). Its session restarts with the new position
+    /// (`restart_sessions`).
     pub fn new_game(&mut self) {
         self.depth = None;
         self.nodes_per_second = None;
         self.own_centis = None;
         self.opponent_centis = None;
-        if let TimeMode::Clock { since_ply, .. } = &mut self.mode {
-            *since_ply = 0;
-        }
     }
 
     pub fn set_level(&mut self, level: Level, ply: usize) {

@@ -357,7 +357,6 @@ impl Game {
             Command::Post => self.post = true,
             Command::NoPost => self.post = false,
             Command::Analyze => {
-                self.abort_search();
                 self.analyzing = true;
                 self.restart_analysis();
             }
@@ -771,7 +770,6 @@ impl Game {
             },
         }
         if self.analyzing {
-            self.abort_search();
             self.restart_analysis();
         }
     }

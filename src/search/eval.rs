@@ -530,10 +530,7 @@ fn kpk_score(board: &Board) -> Option<i32> {
         _ => return None,
     };
     let &pawn = board.pieces_of(strong, PieceType::Pawn).first()?;
-    let orient = |sq: Square| match strong {
-        Color::White => sq.raw(),
-        Color::Black => sq.flip_rank().raw(),
-    };
+    let orient = |sq| as_seen_by(strong, sq);
     let strong_to_move = board.side_to_move() == strong;
     let win = tables().kpk.is_win(
         orient(pawn),
@@ -553,6 +550,15 @@ fn kpk_score(board: &Board) -> Option<i32> {
     })
 }
 
+/// The 0x88 index of `sq` with `color` playing up the board, as the pawn-race table and
+/// the KPK bitbase (both built for a White pawn) expect it.
+fn as_seen_by(color: Color, sq: Square) -> u8 {
+    match color {
+        Color::White => sq.raw(),
+        Color::Black => sq.flip_rank().raw(),
+    }
+}
+
 /// Coulom's pawn race: when a side has only king and pawns, a passed pawn of the other
 /// side that its king cannot catch is nearly a queen. If both sides have such a pawn, the
 /// one that queens first (counting whose move it is) gets the bonus.
@@ -562,10 +568,7 @@ fn pawn_race(board: &Board, pawns: &PawnFiles) -> i32 {
         if board.non_pawn_pieces(defender) > 0 {
             return None;
         }
-        let orient = |sq: Square| match color {
-            Color::White => sq.raw(),
-            Color::Black => sq.flip_rank().raw(),
-        };
+        let orient = |sq| as_seen_by(color, sq);
         let to_move = board.side_to_move() == color;
         let king = orient(board.king_square(color));
         let enemy_king = orient(board.king_square(defender));

@@ -4,9 +4,9 @@
 //! Inside each node: repetitions (of the game, through the table's game positions, and of
 //! the tree) and the 50-move rule score as draws; the check extension searches a node in
 //! check one ply deeper (seed 001); the transposition table cuts or supplies the first
-//! move; static-eval ("reverse futility") cuts and null move (R = 2, deeper for deep nodes,
-//! never in check, twice in a row, or with only king and pawns: micro-Max's zugzwang guard)
-//! prune what is clearly good enough; internal iterative deepening finds a first move where
+//! move; static-eval ("reverse futility") cuts and null move (R = 3, more for deep nodes,
+//! 2 just above the leaves; never in check, twice in a row, or with only king and pawns:
+//! micro-Max's zugzwang guard) prune what is clearly good enough; internal iterative deepening finds a first move where
 //! the table has none, and optionally deepens a cut move found there (seed 003's
 //! self-deepening); late quiet moves are searched shallower and re-searched when they
 //! surprise; moves that cannot raise alpha near the leaves are skipped (futility). The
@@ -602,10 +602,6 @@ impl Searcher<'_> {
                 quiet_count += 1;
             }
         }
-        if searched == 0 {
-            // Every move was futile: the static eval (below alpha) is the bound.
-            return (alpha, Move::NONE);
-        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -638,7 +634,7 @@ impl Searcher<'_> {
         }
     }
 
-    /// Quiescence: only captures and queen promotions, with the static eval as the score
+    /// Quiescence: only captures and promotions, with the static eval as the score
     /// of standing pat; in check, every evasion (so mates are seen).
     fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = ply;

@@ -159,10 +159,6 @@ impl Slot {
     fn clear(&self) {
         self.store(0, 0);
     }
-
-    fn is_empty(&self) -> bool {
-        self.data.load(Relaxed) == 0
-    }
 }
 
 #[repr(align(64))]
@@ -292,7 +288,7 @@ impl TranspositionTable {
     }
 
     /// Enters a position of the game. It will score as a draw whenever the search returns
-    /// to it, and it survives everything except `remove_game_position` and `clear`.
+    /// to it, and it survives everything except `remove_game_position`.
     pub fn insert_game_position(&self, key: u64) {
         if self.probe(key) == Probe::GamePosition {
             return;
@@ -371,18 +367,6 @@ impl TranspositionTable {
         self.game_keys.lock().expect("lock poisoned").clone()
     }
 
-    /// Empties the table completely.
-    pub fn clear(&self) {
-        for bucket in self.buckets.iter() {
-            for slot in &bucket.0 {
-                slot.clear();
-            }
-        }
-        self.overflow.lock().expect("lock poisoned").clear();
-        self.game_keys.lock().expect("lock poisoned").clear();
-        self.has_overflow.store(false, Relaxed);
-    }
-
     /// Forgets search results but keeps the game positions.
     pub fn clear_search_results(&self) {
         for bucket in self.buckets.iter() {
@@ -392,16 +376,6 @@ impl TranspositionTable {
                 }
             }
         }
-    }
-
-    /// Per-mille of the first thousand buckets' slots in use (the usual "hashfull").
-    pub fn permille_full(&self) -> usize {
-        let sample = self.buckets.len().min(1000);
-        let used: usize = self.buckets[..sample]
-            .iter()
-            .map(|b| b.0.iter().filter(|s| !s.is_empty()).count())
-            .sum();
-        used * 1000 / (sample * ENTRIES_PER_BUCKET)
     }
 }
 

@@ -1,12 +1,10 @@
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
-
-/// How many times `size_and_build_time` builds the table.
-const BUILD_TIMINGS: usize = 5;
 
 use super::KpkBitbase;
 use crate::search::pawnrace::TABLE_BYTES;
-use crate::search::pawnrace::testkit::{Coord, KING_DELTAS, Rng, Setup, setup_from_fen};
+use crate::search::pawnrace::testkit::{
+    Coord, KING_DELTAS, Rng, Setup, fastest_build, setup_from_fen,
+};
 
 /// One bitbase for all tests.
 fn bitbase() -> &'static KpkBitbase {
@@ -340,15 +338,7 @@ fn horizon_is_long_enough() {
 
 #[test]
 fn size_and_build_time() {
-    // The fastest of a few builds, so that a busy machine distorts the figure less.
-    let mut fastest = Duration::MAX;
-    let mut built = None;
-    for _ in 0..BUILD_TIMINGS {
-        let start = Instant::now();
-        built = Some(KpkBitbase::new());
-        fastest = fastest.min(start.elapsed());
-    }
-    let built = built.expect("built at least once");
+    let (built, fastest) = fastest_build(KpkBitbase::new);
     eprintln!(
         "KPK bitbase: {} bytes, built in {:.2} ms",
         built.size_bytes(),

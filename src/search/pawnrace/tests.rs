@@ -1,11 +1,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
-/// How many times `size_and_build_time` builds the table.
-const BUILD_TIMINGS: usize = 5;
-
-use super::testkit::{Coord, Rng, Setup, setup_from_fen};
+use super::testkit::{Coord, Rng, Setup, fastest_build, setup_from_fen};
 use super::{PawnRaceTable, TABLE_BYTES, mirror_rank};
 
 /// One table for all tests (building it is cheap, but there is no need to do it many times).
@@ -264,15 +260,7 @@ fn black_pawn_through_mirror_rank() {
 
 #[test]
 fn size_and_build_time() {
-    // The fastest of a few builds, so that a busy machine distorts the figure less.
-    let mut fastest = Duration::MAX;
-    let mut built = None;
-    for _ in 0..BUILD_TIMINGS {
-        let start = Instant::now();
-        built = Some(PawnRaceTable::new());
-        fastest = fastest.min(start.elapsed());
-    }
-    let built = built.expect("built at least once");
+    let (built, fastest) = fastest_build(PawnRaceTable::new);
     eprintln!(
         "pawn-race table: {} bytes, built in {:.2} ms",
         built.size_bytes(),
