@@ -9,21 +9,22 @@ use std::time::{Duration, Instant};
 /// Searches `board` as the game manager would: fresh table, the position entered as a
 /// game position, plus any `earlier` game positions.
 fn search_board(board: &Board, limits: Limits, earlier: &[u64]) -> SearchResult {
+    search_board_with(board, limits, earlier, Options::default())
+}
+
+fn search_board_with(
+    board: &Board,
+    limits: Limits,
+    earlier: &[u64],
+    options: Options,
+) -> SearchResult {
     let tt = TranspositionTable::new(16);
     for &k in earlier {
         tt.insert_game_position(k);
     }
     tt.insert_game_position(board.key());
     let control = SearchControl::new();
-    search::search(
-        board,
-        &limits,
-        None,
-        &tt,
-        &control,
-        Options::default(),
-        &mut |_| {},
-    )
+    search::search(board, &limits, None, &tt, &control, options, &mut |_| {})
 }
 
 fn depth(d: u32) -> Limits {
@@ -86,15 +87,42 @@ fn finds_mates_in_one_two_and_three() {
             5,
         ),
     ];
-    for (name, fen, d, expected, plies) in cases {
-        let (_, result) = search_fen(fen, depth(*d));
-        assert_eq!(result.best_move.to_string(), *expected, "{name}");
-        assert_eq!(
-            search::Score::from_internal(result.score),
-            Score::Mate(*plies),
-            "{name}"
-        );
+    // Both deepening schemes (seed 003's self-deepening of cut moves, and plain) must
+    // find them.
+    let schemes = [
+        Options::default(),
+        Options {
+            self_deepening: true,
+            ..Options::default()
+        },
+    ];
+    for options in schemes {
+        for (name, fen, d, expected, plies) in cases {
+            let board = Board::from_fen(fen).unwrap();
+            let result = search_board_with(&board, depth(*d), &[], options);
+            assert_eq!(result.best_move.to_string(), *expected, "{name}");
+            assert_eq!(
+                search::Score::from_internal(result.score),
+                Score::Mate(*plies),
+                "{name}"
+            );
+        }
     }
+}
+
+#[test]
+fn self_deepening_changes_the_tree_and_stays_deterministic() {
+    let deepening = Options {
+        self_deepening: true,
+        ..Options::default()
+    };
+    // Depth 6: below it, internal iterative deepening (where cut moves are deepened) does
+    // not run often enough to matter on the bench set.
+    let plain = bench::run(6, Options::default(), |_, _, _| {});
+    let first = bench::run(6, deepening, |_, _, _| {});
+    let second = bench::run(6, deepening, |_, _, _| {});
+    assert_eq!(first.nodes, second.nodes);
+    assert_ne!(first.nodes, plain.nodes, "the option had no effect");
 }
 
 #[test]
