@@ -2,6 +2,7 @@
 
 mod common;
 
+use common::board_after;
 use common::engine::{Engine, PROMPT};
 use ferrimax::chess::Board;
 use std::time::{Duration, Instant};
@@ -118,8 +119,7 @@ fn rejected_lines_while_thinking_do_not_cost_the_move() {
     // A new hash size waits for the next search instead of stopping this one.
     e.send("memory 32");
     let m = e.expect_move(Duration::from_secs(3));
-    let mut board = Board::startpos();
-    board.make_move(board.parse_move("e2e4").unwrap());
+    let board = board_after(&["e2e4"]);
     assert!(board.parse_move(&m).is_ok(), "{m}");
 }
 
@@ -240,10 +240,7 @@ fn force_mode_only_applies_moves_then_go_plays_the_side_to_move() {
     assert!(lines.is_empty(), "{lines:?}");
     e.send_all(&["st 0.2", "go"]);
     let m = e.expect_move(PROMPT);
-    let mut board = Board::startpos();
-    for mv in ["e2e4", "e7e5", "g1f3"] {
-        board.make_move(board.parse_move(mv).unwrap());
-    }
+    let board = board_after(&["e2e4", "e7e5", "g1f3"]);
     assert!(board.parse_move(&m).is_ok(), "{m} is not a Black move here");
 }
 
@@ -279,8 +276,7 @@ fn playother_waits_for_the_opponent_then_replies() {
     e.assert_none(Duration::from_millis(500), |l| l.starts_with("move "));
     e.send("usermove e2e4");
     let m = e.expect_move(PROMPT);
-    let mut board = Board::startpos();
-    board.make_move(board.parse_move("e2e4").unwrap());
+    let board = board_after(&["e2e4"]);
     assert!(board.parse_move(&m).is_ok(), "{m}");
 }
 

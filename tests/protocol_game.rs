@@ -2,6 +2,7 @@
 
 mod common;
 
+use common::board_after;
 use common::engine::{Engine, PROMPT};
 use ferrimax::chess::Board;
 use std::time::{Duration, Instant};
@@ -258,8 +259,7 @@ fn new_makes_the_engine_black_and_keeps_the_time_control() {
     let mut e = Engine::ready();
     e.send_all(&["new", "st 0.2", "new", "usermove d2d4"]);
     let m = e.expect_move(Duration::from_secs(3));
-    let mut board = Board::startpos();
-    board.make_move(board.parse_move("d2d4").unwrap());
+    let board = board_after(&["d2d4"]);
     assert!(board.parse_move(&m).is_ok(), "{m}");
 }
 

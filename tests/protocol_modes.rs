@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::board_after;
 use common::engine::{Engine, PROMPT};
 use ferrimax::chess::Board;
 use std::time::{Duration, Instant};
@@ -57,8 +58,7 @@ fn analyze_restarts_on_moves_and_honours_exclusions() {
     e.send("usermove e2e4");
     e.sync(1);
     let (line, _) = e.wait_for(PROMPT, is_thinking);
-    let mut board = Board::startpos();
-    board.make_move(board.parse_move("e2e4").unwrap());
+    let board = board_after(&["e2e4"]);
     assert!(board.parse_san(first_pv_move(&line)).is_ok(), "{line}");
     // Only d7d5 is allowed at the root.
     e.send_all(&["exclude all", "include d7d5"]);
@@ -134,8 +134,7 @@ fn ponder_hit_continues_on_own_clock() {
 #[test]
 fn ponder_miss_restarts_and_still_plays_legally() {
     let (mut e, expected) = engine_pondering();
-    let mut board = Board::startpos();
-    board.make_move(board.parse_move("e2e4").unwrap());
+    let mut board = board_after(&["e2e4"]);
     let reply = e
         .transcript
         .iter()

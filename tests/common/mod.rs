@@ -24,4 +24,16 @@ pub fn random_games(seed: u64, games: usize, max_plies: usize, mut visit: impl F
     }
 }
 
+/// The start position after `moves` (coordinate notation), for checking the engine's reply.
+pub fn board_after(moves: &[&str]) -> Board {
+    let mut board = Board::startpos();
+    for text in moves {
+        let m = board
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        board.make_move(m);
+    }
+    board
+}
+
 pub mod engine;
