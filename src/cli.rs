@@ -2,7 +2,7 @@
 //! returns the process exit status.
 
 use crate::chess::{Board, STARTPOS, divide, perft};
-use crate::search::{Options, bench};
+use crate::search::{SearchOptions, bench};
 use std::time::Instant;
 
 /// Exit status for a command-line usage error.
@@ -63,7 +63,7 @@ pub fn run_divide(args: &[String]) -> i32 {
 /// one line per position, then `N nodes M nps` as the last line.
 pub fn run_bench(args: &[String]) -> i32 {
     let mut depth = bench::DEFAULT_DEPTH;
-    let mut options = Options::default();
+    let mut options = SearchOptions::default();
     for arg in args {
         match arg.as_str() {
             "--self-deepening" => options.self_deepening = true,
@@ -79,7 +79,7 @@ pub fn run_bench(args: &[String]) -> i32 {
             },
         }
     }
-    crate::search::eval::init();
+    crate::eval::init();
     let result = bench::run(depth, options, |i, fen, nodes| {
         println!("position {:2} {nodes:>10} nodes  {fen}", i + 1);
     });

@@ -6,5 +6,6 @@
 pub mod cecp;
 pub mod chess;
 pub mod cli;
+pub mod eval;
 pub mod game;
 pub mod search;

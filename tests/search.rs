@@ -2,29 +2,31 @@
 
 use ferrimax::chess::{Board, Move};
 use ferrimax::search::{
-    self, Limits, Options, Score, SearchControl, SearchResult, TranspositionTable, bench,
+    self, Limits, SearchControl, SearchOptions, SearchRequest, SearchResult, SearchScore,
+    TranspositionTable, bench,
 };
 use std::time::{Duration, Instant};
 
-/// Searches `board` as the game manager would: fresh table, the position entered as a
-/// game position, plus any `earlier` game positions.
+/// Searches `board` as the game manager would: fresh table holding any `earlier` game
+/// positions (the search treats the root as one itself).
 fn search_board(board: &Board, limits: Limits, earlier: &[u64]) -> SearchResult {
-    search_board_with(board, limits, earlier, Options::default())
+    search_board_with(board, limits, earlier, SearchOptions::default())
 }
 
 fn search_board_with(
     board: &Board,
     limits: Limits,
     earlier: &[u64],
-    options: Options,
+    options: SearchOptions,
 ) -> SearchResult {
     let tt = TranspositionTable::new(16);
     for &k in earlier {
         tt.insert_game_position(k);
     }
-    tt.insert_game_position(board.key());
-    let control = SearchControl::new();
-    search::search(board, &limits, None, &tt, &control, options, &mut |_| {})
+    let request = SearchRequest::new(board.clone())
+        .limits(limits)
+        .options(options);
+    search::search(&request, &tt, &SearchControl::new(), &mut |_| {})
 }
 
 fn depth(d: u32) -> Limits {
@@ -90,10 +92,10 @@ fn finds_mates_in_one_two_and_three() {
     // Both deepening schemes (seed 003's self-deepening of cut moves, and plain) must
     // find them.
     let schemes = [
-        Options::default(),
-        Options {
+        SearchOptions::default(),
+        SearchOptions {
             self_deepening: true,
-            ..Options::default()
+            ..SearchOptions::default()
         },
     ];
     for options in schemes {
@@ -102,8 +104,8 @@ fn finds_mates_in_one_two_and_three() {
             let result = search_board_with(&board, depth(*d), &[], options);
             assert_eq!(result.best_move.to_string(), *expected, "{name}");
             assert_eq!(
-                search::Score::from_internal(result.score),
-                Score::Mate(*plies),
+                search::SearchScore::from_internal(result.score),
+                SearchScore::Mate(*plies),
                 "{name}"
             );
         }
@@ -112,13 +114,13 @@ fn finds_mates_in_one_two_and_three() {
 
 #[test]
 fn self_deepening_changes_the_tree_and_stays_deterministic() {
-    let deepening = Options {
+    let deepening = SearchOptions {
         self_deepening: true,
-        ..Options::default()
+        ..SearchOptions::default()
     };
     // Depth 6: below it, internal iterative deepening (where cut moves are deepened) does
     // not run often enough to matter on the bench set.
-    let plain = bench::run(6, Options::default(), |_, _, _| {});
+    let plain = bench::run(6, SearchOptions::default(), |_, _, _| {});
     let first = bench::run(6, deepening, |_, _, _| {});
     let second = bench::run(6, deepening, |_, _, _| {});
     assert_eq!(first.nodes, second.nodes);
@@ -133,7 +135,10 @@ fn mated_side_delays_the_mate() {
         "r1bQ1k1r/ppp1bppp/8/1B6/5q2/2P5/PPP2PPP/R3R1K1 b - - 2 1",
         depth(5),
     );
-    assert_eq!(Score::from_internal(result.score), Score::Mate(-2));
+    assert_eq!(
+        SearchScore::from_internal(result.score),
+        SearchScore::Mate(-2)
+    );
 }
 
 #[test]
@@ -289,15 +294,8 @@ fn stops_quickly_and_always_has_a_move() {
     let tt = TranspositionTable::new(16);
     let control = SearchControl::new();
     control.stop();
-    let result = search::search(
-        &board,
-        &Limits::default(),
-        None,
-        &tt,
-        &control,
-        Options::default(),
-        &mut |_| {},
-    );
+    let request = SearchRequest::new(board.clone());
+    let result = search::search(&request, &tt, &control, &mut |_| {});
     assert!(
         board.is_legal(result.best_move),
         "stopped before starting, still a legal move"
@@ -331,16 +329,10 @@ fn node_limit_and_excluded_moves_are_respected() {
         .map(|m| board.parse_move(m).unwrap())
         .collect();
     let tt = TranspositionTable::new(16);
-    let control = SearchControl::new();
-    let result = search::search(
-        &board,
-        &depth(4),
-        Some(&only),
-        &tt,
-        &control,
-        Options::default(),
-        &mut |_| {},
-    );
+    let request = SearchRequest::new(board.clone())
+        .depth(4)
+        .root_moves(only.clone());
+    let result = search::search(&request, &tt, &SearchControl::new(), &mut |_| {});
     assert!(only.contains(&result.best_move), "{}", result.best_move);
 }
 
@@ -349,35 +341,33 @@ fn reports_each_iteration_with_a_legal_pv() {
     let board = Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
         .unwrap();
     let tt = TranspositionTable::new(16);
-    let control = SearchControl::new();
     let mut depths = Vec::new();
-    let result = search::search(
-        &board,
-        &depth(6),
-        None,
-        &tt,
-        &control,
-        Options::default(),
-        &mut |r| {
-            if let search::Report::Iteration(info) = r {
-                depths.push(info.depth);
-                let mut b = board.clone();
-                for &m in &info.pv {
-                    assert!(b.is_legal(m), "illegal PV move {m}");
-                    b.make_move(m);
-                }
+    let request = SearchRequest::new(board.clone()).depth(6);
+    let result = search::search(&request, &tt, &SearchControl::new(), &mut |r| {
+        if let search::Report::Iteration(info) = r {
+            depths.push(info.depth);
+            let mut b = board.clone();
+            for &m in &info.pv {
+                assert!(b.is_legal(m), "illegal PV move {m}");
+                b.make_move(m);
             }
-        },
-    );
+        }
+    });
     assert_eq!(depths, (1..=6).collect::<Vec<_>>());
     assert_eq!(result.pv.first(), Some(&result.best_move));
 }
 
+/// The node count of `ferrimax bench` is the search's signature: every commit that changes
+/// the search or the evaluation states it (`Bench: N`) and updates it here.
+const BENCH_SIGNATURE: u64 = 3_753_592;
+
 #[test]
-fn bench_signature_is_deterministic() {
-    let first = bench::run(5, Options::default(), |_, _, _| {});
-    let second = bench::run(5, Options::default(), |_, _, _| {});
-    assert_eq!(first.nodes, second.nodes);
+fn bench_signature_is_pinned() {
+    let result = bench::run(bench::DEFAULT_DEPTH, SearchOptions::default(), |_, _, _| {});
+    assert_eq!(
+        result.nodes, BENCH_SIGNATURE,
+        "update BENCH_SIGNATURE and say so"
+    );
 }
 
 #[test]
@@ -390,16 +380,8 @@ fn game_positions_survive_a_real_search() {
     for &k in &keys {
         tt.insert_game_position(k);
     }
-    let control = SearchControl::new();
-    search::search(
-        &board,
-        &depth(8),
-        None,
-        &tt,
-        &control,
-        Options::default(),
-        &mut |_| {},
-    );
+    let request = SearchRequest::new(board.clone()).depth(8);
+    search::search(&request, &tt, &SearchControl::new(), &mut |_| {});
     for &k in &keys {
         assert_eq!(tt.probe(k), search::tt::Probe::GamePosition);
     }

@@ -195,7 +195,7 @@ pub enum MoveSet {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EditCommand {
     /// `c`: the following placements are for the other colour (starts as White).
-    SwitchColour,
+    SwitchColor,
     /// `#`: empty the board.
     ClearBoard,
     /// `.`: leave edit mode.

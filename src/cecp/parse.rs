@@ -117,7 +117,7 @@ pub fn parse_edit(line: &str) -> Result<EditCommand, ParseError> {
     }
     let mut edit = terminated(
         alt((
-            value(EditCommand::SwitchColour, char('c')),
+            value(EditCommand::SwitchColor, char('c')),
             value(EditCommand::ClearBoard, char('#')),
             value(EditCommand::Done, char('.')),
             map((one_of(PIECES), square), |(piece, square)| {
@@ -710,10 +710,10 @@ mod tests {
     fn edit_mode_lines() {
         use EditCommand as E;
         let cases = [
-            ("c", E::SwitchColour),
+            ("c", E::SwitchColor),
             ("#", E::ClearBoard),
             (".", E::Done),
-            ("c\r", E::SwitchColour),
+            ("c\r", E::SwitchColor),
             (
                 "Pa4",
                 E::Place {

@@ -43,12 +43,12 @@ impl Board {
         match (minors(Color::White), minors(Color::Black)) {
             (0, 0) | (1, 0) | (0, 1) => true,
             (1, 1) => {
-                let bishop_colour = |c: Color| {
+                let bishop_color = |c: Color| {
                     self.pieces_of(c, PieceType::Bishop)
                         .first()
                         .map(|sq: &Square| sq.is_dark())
                 };
-                match (bishop_colour(Color::White), bishop_colour(Color::Black)) {
+                match (bishop_color(Color::White), bishop_color(Color::Black)) {
                     (Some(a), Some(b)) => a == b,
                     _ => false,
                 }

@@ -22,9 +22,10 @@ use crate::cecp::{
     OptionKind, ParseError, Stat01, Thinking, ThinkingExtras,
 };
 use crate::chess::{Board, Color, Ending, Move, Piece, PieceType, Setup, Square};
+use crate::eval;
 use crate::search::{
-    self, DEFAULT_HASH_MB, Info, Options, Report, SearchControl, SearchResult, TranspositionTable,
-    eval,
+    self, DEFAULT_HASH_MB, Info, Report, SearchControl, SearchOptions, SearchResult,
+    TranspositionTable,
 };
 use clock::{TimeControl, TimeMode};
 use io::Input;
@@ -159,7 +160,7 @@ pub struct Game {
     pending_hash_mb: Option<usize>,
     threads: u32,
     company: Company,
-    options: Options,
+    options: SearchOptions,
 }
 
 impl Game {
@@ -193,7 +194,7 @@ impl Game {
             pending_hash_mb: None,
             threads: 1,
             company: Company::default(),
-            options: Options::default(),
+            options: SearchOptions::default(),
         }
     }
 
@@ -306,7 +307,7 @@ impl Game {
                 } else {
                     Color::Black
                 };
-                self.legacy_colour(to_move);
+                self.legacy_color(to_move);
             }
             Command::Edit => {
                 self.abort_search();
@@ -481,7 +482,7 @@ impl Game {
 
     /// GNU Chess's `white`/`black`: set the side to move, engine plays the other, clocks
     /// stop. XBoard still uses them for Black-to-move set-ups in edit mode.
-    fn legacy_colour(&mut self, to_move: Color) {
+    fn legacy_color(&mut self, to_move: Color) {
         let flipped = if self.board().side_to_move() == to_move {
             None
         } else {
@@ -513,7 +514,7 @@ impl Game {
             return;
         };
         match cecp::parse_edit(line) {
-            Ok(EditCommand::SwitchColour) => edit.color = edit.color.flip(),
+            Ok(EditCommand::SwitchColor) => edit.color = edit.color.flip(),
             Ok(EditCommand::ClearBoard) => {
                 for sq in Square::all() {
                     edit.setup.set(sq, None);
@@ -887,15 +888,13 @@ impl Game {
                         report: r.clone(),
                     });
                 };
-                let result = search::search(
-                    &board,
-                    &limits,
-                    root_moves.as_deref(),
-                    &tt,
-                    &thread_control,
+                let request = search::SearchRequest {
+                    board,
+                    limits,
+                    root_moves,
                     options,
-                    &mut report,
-                );
+                };
+                let result = search::search(&request, &tt, &thread_control, &mut report);
                 let _ = events.send(Event::Done { id, result });
             })
             .expect("spawn the search thread");
@@ -1079,17 +1078,17 @@ impl std::fmt::Display for SearchSummary {
 }
 
 /// A search score in the protocol's terms (mates counted in moves).
-fn cecp_score(score: search::Score) -> cecp::Score {
+fn cecp_score(score: search::SearchScore) -> cecp::Score {
     match score {
-        search::Score::Centipawns(cp) => cecp::Score::Centipawns(cp),
-        search::Score::Mate(plies) if plies > 0 => cecp::Score::mate_in_plies(plies as u32),
-        search::Score::Mate(plies) => cecp::Score::mated_in_plies(plies.unsigned_abs()),
+        search::SearchScore::Centipawns(cp) => cecp::Score::Centipawns(cp),
+        search::SearchScore::Mate(plies) if plies > 0 => cecp::Score::mate_in_plies(plies as u32),
+        search::SearchScore::Mate(plies) => cecp::Score::mated_in_plies(plies.unsigned_abs()),
     }
 }
 
 /// Internal score to centipawns from the mover's point of view, mates as ±(100000 + N).
 fn centipawns(score: i32) -> i32 {
-    cecp_score(search::Score::from_internal(score)).cecp_value() as i32
+    cecp_score(search::SearchScore::from_internal(score)).cecp_value() as i32
 }
 
 fn thinking_line(board: &Board, info: &Info) -> Thinking {

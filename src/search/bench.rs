@@ -2,7 +2,7 @@
 //! count is the signature of the search (any change to search or evaluation changes it, a
 //! pure speed-up does not); the speed is the engine's nodes per second.
 
-use super::{Limits, Options, SearchControl, TranspositionTable, search};
+use super::{SearchControl, SearchOptions, SearchRequest, TranspositionTable, search};
 use crate::chess::Board;
 use std::time::{Duration, Instant};
 
@@ -75,21 +75,16 @@ impl BenchResult {
 /// `per_position` after each.
 pub fn run(
     depth: u32,
-    options: Options,
+    options: SearchOptions,
     mut per_position: impl FnMut(usize, &str, u64),
 ) -> BenchResult {
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
     let mut total = 0;
     let start = Instant::now();
     for (i, fen) in POSITIONS.iter().enumerate() {
         let board = Board::from_fen(fen).expect("bench positions are valid");
         let tt = TranspositionTable::new(HASH_MB);
-        tt.insert_game_position(board.key());
-        let control = SearchControl::new();
-        let result = search(&board, &limits, None, &tt, &control, options, &mut |_| {});
+        let request = SearchRequest::new(board).depth(depth).options(options);
+        let result = search(&request, &tt, &SearchControl::new(), &mut |_| {});
         total += result.nodes;
         per_position(i, fen, result.nodes);
     }

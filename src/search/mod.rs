@@ -1,22 +1,23 @@
-//! Search and evaluation: micro-Max's ideas in readable Rust.
+//! The search: micro-Max's ideas in readable Rust. It uses the evaluation (`crate::eval`)
+//! and does not own it.
 //!
 //! `search` runs on whatever thread calls it; a `SearchControl` shared with the caller
 //! stops it, moves its deadlines (a ponder hit) and publishes its progress (for `stat01`).
 
 pub mod bench;
-pub mod eval;
-pub mod kpk;
 pub mod limits;
 mod negamax;
 mod ordering;
-pub mod pawnrace;
+mod request;
 pub mod see;
 pub mod tt;
 
 pub use limits::{Budget, Clock, Limits};
 pub use negamax::{
-    DRAW, Info, MATE, MATE_BOUND, MAX_DEPTH, Options, Report, Score, SearchResult, search,
+    DRAW, Info, MATE, MATE_BOUND, MAX_DEPTH, Report, SearchOptions, SearchResult, SearchScore,
+    search,
 };
+pub use request::SearchRequest;
 pub use tt::{DEFAULT_HASH_MB, TranspositionTable};
 
 use crate::chess::Move;

@@ -15,12 +15,13 @@
 //! fastest and is mated slowest.
 
 use super::SearchControl;
-use super::eval::{self, PAWN_VALUE, piece_value};
 use super::limits::{Budget, Limits};
 use super::ordering::{History, OrderedMoves, capture_may_lose};
+use super::request::SearchRequest;
 use super::see::see;
 use super::tt::{Bound, PackedMove, Probe, TranspositionTable};
 use crate::chess::{Board, Move, PieceType};
+use crate::eval::{self, PAWN_VALUE, piece_value};
 use std::time::Duration;
 
 /// Score of a mate delivered at the root; a mate `n` plies away scores `MATE - n`.
@@ -65,21 +66,21 @@ const ASPIRATION_DEPTH: i32 = 5;
 
 /// A score as people read it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Score {
+pub enum SearchScore {
     /// In centipawns, from the side to move's point of view.
     Centipawns(i32),
     /// Mate in this many plies: positive if the side to move mates, negative if mated.
     Mate(i32),
 }
 
-impl Score {
-    pub fn from_internal(score: i32) -> Score {
+impl SearchScore {
+    pub fn from_internal(score: i32) -> SearchScore {
         if score >= MATE_BOUND {
-            Score::Mate(MATE - score)
+            SearchScore::Mate(MATE - score)
         } else if score <= -MATE_BOUND {
-            Score::Mate(-(MATE + score))
+            SearchScore::Mate(-(MATE + score))
         } else {
-            Score::Centipawns(eval::to_centipawns(score))
+            SearchScore::Centipawns(eval::to_centipawns(score))
         }
     }
 }
@@ -89,9 +90,7 @@ impl Score {
 pub struct Info {
     pub depth: i32,
     pub seldepth: i32,
-    pub score: Score,
-    /// Whether `score` is exact or only a bound (the root failed high or low).
-    pub bound: Bound,
+    pub score: SearchScore,
     pub elapsed: Duration,
     pub nodes: u64,
     pub pv: Vec<Move>,
@@ -123,7 +122,7 @@ pub struct SearchResult {
 
 /// Behaviour switches, for measuring one scheme against another.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub struct Options {
+pub struct SearchOptions {
     /// Seed 003: a move that fails high during internal iterative deepening is searched
     /// to full depth at once, instead of ending that shallow iteration.
     pub self_deepening: bool,
@@ -146,7 +145,7 @@ struct Searcher<'a> {
     tt: &'a TranspositionTable,
     control: &'a SearchControl,
     limits: &'a Limits,
-    options: Options,
+    options: SearchOptions,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -163,18 +162,40 @@ struct Searcher<'a> {
     root_moves: Vec<RootMove>,
 }
 
-/// Searches `board` within `limits` and returns the best move. The game's own positions
-/// must already be in `tt` as game positions. `root_moves`, if given, restricts the moves
-/// considered at the root (CECP `exclude`/`include`). `report` receives thinking output.
+/// Carries out `request` and returns the best move. `tt` holds the game's own positions
+/// (a return to one is a draw); the root is treated as one of them for the length of the
+/// search if the caller has not entered it. `control` stops the search and publishes its
+/// progress; `report` receives thinking output.
 pub fn search(
-    board: &Board,
-    limits: &Limits,
-    root_moves: Option<&[Move]>,
+    request: &SearchRequest,
     tt: &TranspositionTable,
     control: &SearchControl,
-    options: Options,
     report: &mut dyn FnMut(&Report),
 ) -> SearchResult {
+    let root_key = request.board.key();
+    let root_entered = tt.probe(root_key) != Probe::GamePosition;
+    if root_entered {
+        tt.insert_game_position(root_key);
+    }
+    let result = search_from_game_root(request, tt, control, report);
+    if root_entered {
+        tt.remove_game_position(root_key);
+    }
+    result
+}
+
+fn search_from_game_root(
+    request: &SearchRequest,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    report: &mut dyn FnMut(&Report),
+) -> SearchResult {
+    let SearchRequest {
+        board,
+        limits,
+        root_moves,
+        options,
+    } = request;
     if let Some(budget) = Budget::for_limits(limits) {
         control.set_deadlines(Duration::ZERO, budget);
     }
@@ -184,14 +205,14 @@ pub fn search(
     let allowed: Vec<Move> = legal
         .iter()
         .copied()
-        .filter(|m| root_moves.is_none_or(|r| r.contains(m)))
+        .filter(|m| root_moves.as_ref().is_none_or(|r| r.contains(m)))
         .collect();
     let mut s = Searcher {
         board: board.clone(),
         tt,
         control,
         limits,
-        options,
+        options: *options,
         nodes: 0,
         seldepth: 0,
         stopped: false,
@@ -255,7 +276,7 @@ impl Searcher<'_> {
                 // best) was searched: root moves are kept ordered best first.
                 break;
             }
-            let info = self.info(depth, score, Bound::Exact);
+            let info = self.info(depth, score);
             result.best_move = self.root_moves[0].mv;
             result.score = score;
             result.depth = depth;
@@ -354,7 +375,7 @@ impl Searcher<'_> {
                     alpha = score;
                 }
                 if i > 0 && score < beta && depth > 1 {
-                    report(&Report::NewBest(self.info(depth, score, Bound::Exact)));
+                    report(&Report::NewBest(self.info(depth, score)));
                 }
                 if score >= beta {
                     break;
@@ -760,12 +781,11 @@ impl Searcher<'_> {
         pv
     }
 
-    fn info(&self, depth: i32, score: i32, bound: Bound) -> Info {
+    fn info(&self, depth: i32, score: i32) -> Info {
         Info {
             depth,
             seldepth: self.seldepth as i32,
-            score: Score::from_internal(score),
-            bound,
+            score: SearchScore::from_internal(score),
             elapsed: self.control.elapsed_wall(),
             nodes: self.nodes,
             pv: self.principal_variation(),
@@ -813,7 +833,7 @@ impl Searcher<'_> {
     }
 }
 
-const QUEEN_WINDOW: i32 = super::eval::QUEEN_VALUE;
+const QUEEN_WINDOW: i32 = crate::eval::QUEEN_VALUE;
 
 /// Plies by which the `searched`-th quiet move at `depth` is reduced: about
 /// 0.75 + ln(depth)·ln(searched)/2.25, one less in PV nodes, leaving at least one ply.

@@ -3,10 +3,10 @@
 //! valuable attacker among equals), queen promotions, the killer moves of this ply, quiet
 //! moves by their history score, and last the captures that lose material.
 
-use super::eval::piece_value;
 use super::see::see;
 use super::tt::PackedMove;
 use crate::chess::{Board, Color, MAX_MOVES, Move, MoveList, PieceType};
+use crate::eval::piece_value;
 use std::mem::MaybeUninit;
 
 const HASH_MOVE_SCORE: i32 = 4_000_000;

@@ -3,8 +3,8 @@
 //! continuing would lose. Quiescence uses it to skip captures that lose material, and move
 //! ordering to put them after the quiet moves that are likely to be good.
 
-use super::eval::piece_value;
 use crate::chess::{Board, Color, Move, MoveKind, PieceType, Square, dir};
+use crate::eval::piece_value;
 
 /// Value of a king in an exchange: large enough that capturing it ends every sequence.
 const KING_EXCHANGE_VALUE: i32 = 10_000;

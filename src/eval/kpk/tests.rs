@@ -1,8 +1,8 @@
 use std::sync::OnceLock;
 
 use super::KpkBitbase;
-use crate::search::pawnrace::TABLE_BYTES;
-use crate::search::pawnrace::testkit::{
+use crate::eval::pawnrace::TABLE_BYTES;
+use crate::eval::pawnrace::testkit::{
     Coord, KING_DELTAS, Rng, Setup, fastest_build, setup_from_fen,
 };
 

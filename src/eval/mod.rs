@@ -15,9 +15,12 @@
 //! the 50-move counter grows; and Coulom's pawn race and an exact KPK verdict once the
 //! defender has no pieces.
 
-use super::kpk::KpkBitbase;
-use super::pawnrace::PawnRaceTable;
+pub mod kpk;
+pub mod pawnrace;
+
 use crate::chess::{Board, Color, PieceType, Square};
+use kpk::KpkBitbase;
+use pawnrace::PawnRaceTable;
 use std::sync::OnceLock;
 
 pub const PAWN_VALUE: i32 = 74;
