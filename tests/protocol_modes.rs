@@ -184,7 +184,7 @@ fn hint_bk_memory_cores_and_options() {
     // bk: an empty book is an empty reply (just the terminating empty line).
     e.send("bk");
     e.expect_line("");
-    e.send_all(&["memory 8", "cores 2", "option Hash=16", "option Threads=2"]);
+    e.send_all(&["memory 8", "cores 2", "option Hash=16"]);
     let lines = e.sync(1);
     assert!(lines.is_empty(), "{lines:?}");
     e.send("option Bogus=3");

@@ -1,0 +1,236 @@
+//! The engine's options, as one table: the `feature option=` lines, `option NAME=VALUE`,
+//! and the protocol's own `memory` command all read it, so an option's name, range,
+//! default and meaning are written once.
+//!
+//! An option only stores its value in [`Settings`]; after a change the game manager does
+//! what the change calls for (a new hash size resizes the table: the last part of this
+//! file).
+
+use super::Game;
+use crate::cecp::{EngineOption, ErrorKind, OptionKind};
+use crate::search::DEFAULT_HASH_MB;
+use std::sync::Arc;
+
+/// Largest hash the `Hash` option offers (MB).
+pub const MAX_HASH_MB: i64 = 65_536;
+
+/// The values of every option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Transposition table size, MB.
+    pub hash_mb: i64,
+}
+
+impl Default for Settings {
+    /// Every option at the default its table entry announces.
+    fn default() -> Settings {
+        let mut settings = Settings { hash_mb: 0 };
+        for spec in OPTIONS {
+            spec.reset(&mut settings);
+        }
+        settings
+    }
+}
+
+/// The kind of an option, its bounds and where its value lives in [`Settings`].
+enum Kind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+        value: fn(&mut Settings) -> &mut i64,
+    },
+}
+
+/// One row of the table.
+struct OptionSpec {
+    name: &'static str,
+    kind: Kind,
+}
+
+/// Every option the engine offers, in the order GUIs list them.
+const OPTIONS: &[OptionSpec] = &[OptionSpec {
+    name: "Hash",
+    kind: Kind::Spin {
+        default: DEFAULT_HASH_MB as i64,
+        min: 1,
+        max: MAX_HASH_MB,
+        value: |s| &mut s.hash_mb,
+    },
+}];
+
+/// Why an option could not be set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    Unknown,
+    /// The value is not of the option's kind (a word for a number, none for a spin).
+    BadValue,
+}
+
+impl OptionSpec {
+    fn reset(&self, settings: &mut Settings) {
+        match self.kind {
+            Kind::Spin { default, value, .. } => *value(settings) = default,
+        }
+    }
+
+    /// Sets the option from the text after `=`. Numbers outside the range are clamped
+    /// into it, like the protocol's own `memory` command: a GUI that offers a larger
+    /// value than ours gets the nearest one.
+    fn set(&self, settings: &mut Settings, text: Option<&str>) -> Result<(), OptionError> {
+        match self.kind {
+            Kind::Spin {
+                min, max, value, ..
+            } => {
+                let number = text.and_then(parse_number).ok_or(OptionError::BadValue)?;
+                *value(settings) = number.clamp(min, max);
+                Ok(())
+            }
+        }
+    }
+
+    fn announcement(&self) -> EngineOption {
+        let kind = match self.kind {
+            Kind::Spin {
+                default, min, max, ..
+            } => OptionKind::Spin { default, min, max },
+        };
+        EngineOption {
+            name: self.name.to_string(),
+            kind,
+        }
+    }
+}
+
+/// A whole number, saturated to the `i64` range when it has too many digits.
+fn parse_number(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let magnitude = digits.bytes().fold(0i64, |n, digit| {
+        n.saturating_mul(10).saturating_add(i64::from(digit - b'0'))
+    });
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+fn find(name: &str) -> Result<&'static OptionSpec, OptionError> {
+    OPTIONS
+        .iter()
+        .find(|spec| spec.name == name)
+        .ok_or(OptionError::Unknown)
+}
+
+/// `option NAME=VALUE` (or `option NAME` for a button).
+pub fn set(settings: &mut Settings, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+    find(name)?.set(settings, value)
+}
+
+/// `memory MB`: the GUI's total memory budget, all of it for the hash table.
+pub fn set_memory(settings: &mut Settings, megabytes: u64) {
+    let text = megabytes.to_string();
+    set(settings, "Hash", Some(&text)).expect("Hash is a spin option");
+}
+
+/// The options as announced in `feature option="..."`.
+pub fn announcements() -> Vec<EngineOption> {
+    OPTIONS.iter().map(OptionSpec::announcement).collect()
+}
+
+// ------------------------------------------------------------- applying a change
+
+impl Game {
+    pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let mut settings = self.settings.clone();
+        if set(&mut settings, name, value).is_err() {
+            let line = match value {
+                Some(v) => format!("option {name}={v}"),
+                None => format!("option {name}"),
+            };
+            self.error(ErrorKind::BadArgument, &line);
+            return;
+        }
+        self.change_settings(|s| *s = settings);
+    }
+
+    /// Applies a change of the settings and does what it calls for.
+    pub(super) fn change_settings(&mut self, change: impl FnOnce(&mut Settings)) {
+        change(&mut self.settings);
+        if self.settings.hash_mb != self.table_made_for_mb {
+            self.resize_hash();
+        }
+    }
+
+    /// A new table size. While the engine thinks on its own move the change waits for the
+    /// next search (stopping would lose the move); analysis restarts with the new table.
+    fn resize_hash(&mut self) {
+        if self.is_thinking() {
+            return;
+        }
+        self.abort_search();
+        self.apply_pending_table();
+        self.refresh_analysis();
+    }
+
+    /// Makes the table the `Hash` setting asks for, if it is not made yet; the game's
+    /// positions move into it.
+    pub(super) fn apply_pending_table(&mut self) {
+        let wanted = self.settings.hash_mb;
+        if wanted == self.table_made_for_mb {
+            return;
+        }
+        let table = self.history.table().resized(hash_bytes_mb(wanted));
+        self.history.replace_table(Arc::new(table));
+        self.table_made_for_mb = wanted;
+    }
+}
+
+/// The `Hash` setting as a table size.
+pub fn hash_bytes_mb(setting: i64) -> usize {
+    usize::try_from(setting.max(1)).unwrap_or(usize::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_announced_ones() {
+        let settings = Settings::default();
+        assert_eq!(settings.hash_mb, DEFAULT_HASH_MB as i64);
+        let hash = &announcements()[0];
+        assert_eq!(hash.to_string(), "Hash -spin 64 1 65536");
+    }
+
+    #[test]
+    fn values_are_clamped_or_refused_the_same_way_on_every_path() {
+        let cases: &[(&str, Option<&str>, Result<i64, OptionError>)] = &[
+            ("Hash", Some("128"), Ok(128)),
+            ("Hash", Some(" 32 "), Ok(32)),
+            ("Hash", Some("0"), Ok(1)),
+            ("Hash", Some("-5"), Ok(1)),
+            ("Hash", Some("99999999"), Ok(MAX_HASH_MB)),
+            ("Hash", Some("999999999999999999999999"), Ok(MAX_HASH_MB)),
+            ("Hash", Some("lots"), Err(OptionError::BadValue)),
+            ("Hash", Some(""), Err(OptionError::BadValue)),
+            ("Hash", None, Err(OptionError::BadValue)),
+            ("hash", Some("8"), Err(OptionError::Unknown)),
+            ("Threads", Some("2"), Err(OptionError::Unknown)),
+        ];
+        for (name, value, expected) in cases {
+            let mut settings = Settings::default();
+            let got = set(&mut settings, name, *value).map(|()| settings.hash_mb);
+            assert_eq!(got, *expected, "option {name}={value:?}");
+        }
+        let mut settings = Settings::default();
+        set_memory(&mut settings, u64::MAX);
+        assert_eq!(settings.hash_mb, MAX_HASH_MB);
+        set_memory(&mut settings, 0);
+        assert_eq!(settings.hash_mb, 1);
+    }
+}

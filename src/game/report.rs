@@ -1,0 +1,141 @@
+//! Turning what the search reports into what the GUI and a chess server read: thinking
+//! lines, `stat01` answers and the one-line summary whispered after a move.
+
+use crate::cecp::{self, Stat01, Thinking, ThinkingExtras};
+use crate::chess::{Board, Move};
+use crate::search::{Info, Progress, SearchScore};
+use std::fmt;
+use std::time::Duration;
+
+/// Moves of the principal variation whispered on a server (servers cut long lines).
+const KIBITZ_PV_MOVES: usize = 10;
+const MILLIS_PER_CENTI: u128 = 10;
+
+/// A search score in the protocol's terms (mates counted in moves).
+pub fn cecp_score(score: SearchScore) -> cecp::Score {
+    match score {
+        SearchScore::Centipawns(cp) => cecp::Score::Centipawns(cp),
+        SearchScore::Mate(plies) if plies > 0 => cecp::Score::mate_in_plies(plies.unsigned_abs()),
+        SearchScore::Mate(plies) => cecp::Score::mated_in_plies(plies.unsigned_abs()),
+    }
+}
+
+/// An internal search score as centipawns from the mover's point of view, mates as
+/// ±(100000 + N): the scale on which draw offers are judged.
+pub fn centipawns(score: i32) -> i64 {
+    cecp_score(SearchScore::from_internal(score)).cecp_value()
+}
+
+fn centis(elapsed: Duration) -> u64 {
+    u64::try_from(elapsed.as_millis() / MILLIS_PER_CENTI).unwrap_or(u64::MAX)
+}
+
+fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64
+}
+
+/// The thinking line for `info`, whose principal variation starts in `board`.
+pub fn thinking_line(board: &Board, info: &Info) -> Thinking {
+    Thinking {
+        depth: u32::try_from(info.depth).unwrap_or(0),
+        score: cecp_score(info.score),
+        centis: centis(info.elapsed),
+        nodes: info.nodes,
+        extras: Some(ThinkingExtras {
+            seldepth: u32::try_from(info.seldepth).unwrap_or(0),
+            nps: nodes_per_second(info.nodes, info.elapsed),
+            tbhits: 0,
+        }),
+        pv: board.san_line(&info.pv),
+    }
+}
+
+/// The `stat01` answer for a running analysis of `board`.
+pub fn stat01(board: &Board, progress: &Progress) -> Stat01 {
+    let m = progress.current_move;
+    let current = (!m.is_none() && board.is_legal(m)).then(|| board.san(m));
+    Stat01 {
+        centis: centis(progress.elapsed),
+        nodes: progress.nodes,
+        depth: progress.depth,
+        moves_left: progress.moves_left,
+        moves_total: progress.moves_total,
+        current,
+    }
+}
+
+/// The one-line account of a search that is whispered on a server, e.g.
+/// `depth 12 score +0.34 time 2.1s nodes 1843210 knps 878 pv e4 e5 Nf3`.
+pub struct SearchSummary {
+    pub depth: i32,
+    pub score: cecp::Score,
+    pub elapsed: Duration,
+    pub nodes: u64,
+    pub pv: String,
+}
+
+impl SearchSummary {
+    /// The summary of a search from `board` whose last report was `info`, which took
+    /// `elapsed` and searched `nodes` in all.
+    pub fn new(board: &Board, info: &Info, elapsed: Duration, nodes: u64) -> SearchSummary {
+        let shown: &[Move] = &info.pv[..info.pv.len().min(KIBITZ_PV_MOVES)];
+        SearchSummary {
+            depth: info.depth,
+            score: cecp_score(info.score),
+            elapsed,
+            nodes,
+            pv: board.san_line(shown),
+        }
+    }
+}
+
+impl fmt::Display for SearchSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seconds = self.elapsed.as_secs_f64();
+        let knps = self.nodes as f64 / seconds.max(1e-3) / 1000.0;
+        write!(f, "depth {} score ", self.depth)?;
+        match self.score {
+            cecp::Score::Centipawns(cp) => write!(f, "{:+.2}", f64::from(cp) / 100.0)?,
+            cecp::Score::MateIn(moves) => write!(f, "#{moves}")?,
+            cecp::Score::MatedIn(moves) => write!(f, "#-{moves}")?,
+        }
+        write!(
+            f,
+            " time {seconds:.1}s nodes {} knps {knps:.0} pv {}",
+            self.nodes, self.pv
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whisper_summary_reads_as_one_short_line() {
+        let summary = SearchSummary {
+            depth: 12,
+            score: cecp::Score::Centipawns(34),
+            elapsed: Duration::from_millis(2100),
+            nodes: 1_843_210,
+            pv: "e4 e5 Nf3".into(),
+        };
+        assert_eq!(
+            summary.to_string(),
+            "depth 12 score +0.34 time 2.1s nodes 1843210 knps 878 pv e4 e5 Nf3"
+        );
+        let mate = SearchSummary {
+            score: cecp::Score::MatedIn(3),
+            ..summary
+        };
+        assert!(mate.to_string().starts_with("depth 12 score #-3 "));
+    }
+
+    #[test]
+    fn mates_count_moves_and_scores_are_centipawns() {
+        use crate::search::MATE;
+        assert_eq!(centipawns(MATE - 3), 100_002);
+        assert_eq!(centipawns(-(MATE - 2)), -100_001);
+        assert_eq!(centipawns(0), 0);
+    }
+}

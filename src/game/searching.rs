@@ -1,0 +1,335 @@
+//! The running search: starting one for our move, for pondering or for analysis; stopping
+//! and forgetting it; turning a ponder search into thinking on a ponder hit; and what
+//! happens when it reports or ends.
+//!
+//! Every search has an id, and its reports and result are used only while it is still the
+//! current one: a search that was aborted can never print its move.
+
+use super::report::{self, SearchSummary};
+use super::{Event, Game, Mode};
+use crate::cecp::{GameResult, Message};
+use crate::chess::{Color, Ending, Move};
+use crate::search::{self, Budget, Limits, Report, SearchControl, SearchRequest, SearchResult};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Room for the search's recursion (its frames are large).
+const SEARCH_STACK_BYTES: usize = 16 << 20;
+
+/// Why a search runs, which decides what becomes of its result.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SearchKind {
+    /// Thinking on our own move: its result is played.
+    Think,
+    /// Pondering on the opponent's time, expecting `predicted`.
+    Ponder { predicted: Move },
+    /// Analyze mode: results are only shown.
+    Analyze,
+}
+
+/// The search thread and what the game needs to know about it.
+pub struct RunningSearch {
+    id: u64,
+    pub kind: SearchKind,
+    pub control: Arc<SearchControl>,
+    handle: Option<JoinHandle<()>>,
+    /// The position entered speculatively into the table for a ponder search (removed
+    /// again if the prediction fails).
+    speculative_key: Option<u64>,
+    /// A ponder search that ended by itself before the opponent moved.
+    finished: Option<SearchResult>,
+}
+
+impl RunningSearch {
+    fn join(&mut self) {
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+impl Game {
+    /// Whether the engine is thinking on its own move (its `move` is still to come).
+    pub fn is_thinking(&self) -> bool {
+        self.search_kind() == Some(SearchKind::Think)
+    }
+
+    pub(super) fn search_kind(&self) -> Option<SearchKind> {
+        self.search.as_ref().map(|s| s.kind)
+    }
+
+    /// It is our move: claim the result if the game is over, else start thinking.
+    pub(super) fn engine_turn(&mut self) {
+        if self.paused || self.game_over {
+            return;
+        }
+        if self.claim_if_over() {
+            return;
+        }
+        self.start_search(SearchKind::Think);
+    }
+
+    /// After a change that may make it our move: think if it is.
+    pub(super) fn move_if_our_turn(&mut self) {
+        if self.mode == Mode::Play(self.history.board().side_to_move()) {
+            self.engine_turn();
+        }
+    }
+
+    /// Claims the result when the current position ends the game by rule (and the engine
+    /// is playing). Returns whether it did.
+    pub(super) fn claim_if_over(&mut self) -> bool {
+        let Some(ending) = self.history.ending() else {
+            return false;
+        };
+        let (result, comment) = match ending {
+            Ending::Checkmate {
+                winner: Color::White,
+            } => (GameResult::WhiteWins, "White mates"),
+            Ending::Checkmate {
+                winner: Color::Black,
+            } => (GameResult::BlackWins, "Black mates"),
+            Ending::Stalemate => (GameResult::Draw, "Stalemate"),
+            Ending::InsufficientMaterial => (GameResult::Draw, "Insufficient material"),
+            Ending::FiftyMoves => (GameResult::Draw, "Draw by 50-move rule"),
+            Ending::Repetition => (GameResult::Draw, "Draw by repetition"),
+        };
+        self.send(Message::Result {
+            result,
+            comment: Some(comment.to_string()),
+        });
+        self.game_over = true;
+        true
+    }
+
+    /// The root moves left by `exclude`, or `None` for all of them.
+    fn root_moves(&self) -> Option<Vec<Move>> {
+        if self.excluded.is_empty() {
+            return None;
+        }
+        let legal = self.history.board().legal_moves();
+        let allowed = legal.iter().copied().filter(|m| !self.excluded.contains(m));
+        Some(allowed.collect())
+    }
+
+    fn limits_for(&self, kind: SearchKind) -> Limits {
+        match kind {
+            SearchKind::Think => self.think_limits(),
+            SearchKind::Ponder { .. } => Limits {
+                depth: self.time.depth,
+                ..Limits::default()
+            },
+            SearchKind::Analyze => Limits::default(),
+        }
+    }
+
+    fn think_limits(&self) -> Limits {
+        let session_start = self.time.session_start_ply();
+        let made = self.history.moves_of_side_to_move_since(session_start);
+        self.time.limits(made)
+    }
+
+    pub(super) fn start_search(&mut self, kind: SearchKind) {
+        self.apply_pending_table();
+        let mut board = self.history.board().clone();
+        let mut root_moves = self.root_moves();
+        let mut speculative_key = None;
+        if let SearchKind::Ponder { predicted } = kind {
+            board.make_move(predicted);
+            if !self.history.contains(board.key()) {
+                self.history.table().insert_game_position(board.key());
+                speculative_key = Some(board.key());
+            }
+            root_moves = None;
+        }
+        if root_moves.as_ref().is_some_and(Vec::is_empty) {
+            return; // everything excluded: nothing to search
+        }
+        let mut options = self.search_options;
+        options.noise_seed = self.random.then(|| rand::random::<u64>() | 1);
+        let request = SearchRequest {
+            board,
+            limits: self.limits_for(kind),
+            root_moves,
+            options,
+        };
+        let id = self.next_search_id;
+        self.next_search_id += 1;
+        let control = Arc::new(SearchControl::new());
+        self.last_info = None;
+        let handle = spawn_search(
+            id,
+            request,
+            Arc::clone(self.history.table()),
+            Arc::clone(&control),
+            self.events.clone(),
+        );
+        self.search = Some(RunningSearch {
+            id,
+            kind,
+            control,
+            handle: Some(handle),
+            speculative_key,
+            finished: None,
+        });
+    }
+
+    /// Stops the running search and forgets it: its move will never be printed.
+    pub(super) fn abort_search(&mut self) {
+        let Some(mut s) = self.search.take() else {
+            return;
+        };
+        s.control.stop();
+        s.join();
+        if let Some(key) = s.speculative_key {
+            self.history.table().remove_game_position(key);
+        }
+        if s.kind == SearchKind::Think {
+            // The move will not come: the held pongs may go.
+            self.flush_pongs();
+        }
+    }
+
+    /// `?`: play the best move found so far.
+    pub(super) fn move_now(&self) {
+        if let Some(s) = &self.search
+            && s.kind == SearchKind::Think
+        {
+            s.control.stop();
+        }
+    }
+
+    /// The position, or the set of root moves, changed: an analysis starts over.
+    pub(super) fn refresh_analysis(&mut self) {
+        if self.mode == Mode::Analyze {
+            self.abort_search();
+            if !self.paused {
+                self.start_search(SearchKind::Analyze);
+            }
+        }
+    }
+
+    /// The opponent played the move we ponder on: the ponder search goes on as thinking
+    /// on our move, with the clock's budget counted from now.
+    pub(super) fn ponder_hit(&mut self, m: Move) {
+        let Some(mut s) = self.search.take() else {
+            return;
+        };
+        s.speculative_key = None; // the position is now really in the game
+        self.history.play(m);
+        self.excluded.clear();
+        s.kind = SearchKind::Think;
+        if let Some(result) = s.finished.take() {
+            // The ponder search already ended: play its move (after a fresh check).
+            s.join();
+            self.debug(format!("ponder hit on {m}, search had finished"));
+            let id = s.id;
+            self.search = Some(s);
+            self.on_search_done(id, result);
+            return;
+        }
+        if let Some(budget) = Budget::for_limits(&self.think_limits()) {
+            s.control.set_deadlines(s.control.elapsed_wall(), budget);
+        }
+        self.debug(format!("ponder hit on {m}"));
+        self.search = Some(s);
+    }
+
+    pub(super) fn on_report(&mut self, id: u64, report: Report) {
+        let Some(kind) = self.search.as_ref().filter(|s| s.id == id).map(|s| s.kind) else {
+            return; // from a search already forgotten
+        };
+        let (Report::Iteration(info) | Report::NewBest(info)) = report;
+        if self.post {
+            // Ponder lines start with the reply we expect, so they read from the position
+            // the GUI shows.
+            let mut line = info.clone();
+            if let SearchKind::Ponder { predicted } = kind {
+                line.pv.insert(0, predicted);
+            }
+            let thinking = report::thinking_line(self.history.board(), &line);
+            self.send(Message::Thinking(thinking));
+        }
+        self.last_info = Some(info);
+    }
+
+    pub(super) fn on_search_done(&mut self, id: u64, result: SearchResult) {
+        let Some(s) = self.search.as_mut().filter(|s| s.id == id) else {
+            return;
+        };
+        match s.kind {
+            SearchKind::Think => {
+                let mut s = self.search.take().expect("checked above");
+                s.join();
+                self.play_engine_move(result);
+            }
+            SearchKind::Ponder { .. } => {
+                // Keep the result for a ponder hit; nothing to print now.
+                s.finished = Some(result);
+            }
+            SearchKind::Analyze => {}
+        }
+    }
+
+    fn play_engine_move(&mut self, result: SearchResult) {
+        let m = result.best_move;
+        let board = self.history.board();
+        let ours = self.mode == Mode::Play(board.side_to_move());
+        if !ours || self.game_over || !board.is_legal(m) {
+            // Never print a move that is not ours to make or not legal here.
+            self.flush_pongs();
+            return;
+        }
+        self.last_score = Some(report::centipawns(result.score));
+        self.history.play(m);
+        self.excluded.clear();
+        self.send(Message::Move(m.to_string()));
+        self.kibitz(&result);
+        self.flush_pongs();
+        if self.claim_if_over() {
+            return;
+        }
+        self.expected_reply = result.ponder_move;
+        if self.ponder_enabled
+            && self.time.nodes_per_second.is_none()
+            && let Some(predicted) = result.ponder_move
+            && self.history.board().is_legal(predicted)
+        {
+            self.start_search(SearchKind::Ponder { predicted });
+        }
+    }
+
+    /// On a chess server, whisper a one-line summary of the search after each move.
+    fn kibitz(&self, result: &SearchResult) {
+        if self.ics_host.is_none() {
+            return;
+        }
+        let (Some(info), Some(before)) = (&self.last_info, self.history.previous()) else {
+            return;
+        };
+        let summary = SearchSummary::new(before, info, result.elapsed, result.nodes);
+        self.send(Message::TellOthers(summary.to_string()));
+    }
+}
+
+/// Runs `request` on a thread of its own, sending its reports and result as events.
+fn spawn_search(
+    id: u64,
+    request: SearchRequest,
+    table: Arc<search::TranspositionTable>,
+    control: Arc<SearchControl>,
+    events: std::sync::mpsc::Sender<Event>,
+) -> JoinHandle<()> {
+    std::thread::Builder::new()
+        .name("search".into())
+        .stack_size(SEARCH_STACK_BYTES)
+        .spawn(move || {
+            let mut report = |r: &Report| {
+                let report = r.clone();
+                let _ = events.send(Event::Report { id, report });
+            };
+            let result = search::search(&request, &table, &control, &mut report);
+            let _ = events.send(Event::Done { id, result });
+        })
+        .expect("spawn the search thread")
+}
