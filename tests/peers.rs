@@ -9,18 +9,6 @@ fn engine() -> &'static str {
     env!("CARGO_BIN_EXE_ferrimax")
 }
 
-fn shared_tool(name: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/tools")
-        .join(name);
-    assert!(
-        path.exists(),
-        "{} is missing (the shared/ folder sits beside the repository)",
-        path.display()
-    );
-    path
-}
-
 fn scratch_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ferrimax-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -30,15 +18,13 @@ fn scratch_dir(name: &str) -> PathBuf {
 #[test]
 #[ignore = "needs python-chess and Fairy-Max (installed by .ci/run)"]
 fn python_chess_plays_games_analyses_and_undoes() {
-    let fairymax = format!(
-        "python3 {} /usr/games/fairymax",
-        shared_tool("xbshim.py").display()
-    );
+    // The client reaches Fairy-Max through tests/peers/fairymax_setboard.py, which gives
+    // it the setboard command python-chess requires.
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/python_chess_client.py");
     let out = Command::new("python3")
         .arg(&script)
         .arg(engine())
-        .args(["--fairymax", &fairymax])
+        .args(["--fairymax", "/usr/games/fairymax"])
         .output()
         .expect("run python3");
     let stdout = String::from_utf8_lossy(&out.stdout);

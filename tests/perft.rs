@@ -19,7 +19,7 @@ const POSITION_4_MIRRORED: &str =
 const POSITION_5: &str = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
 const POSITION_6: &str = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
 
-/// The seven positions of `../shared/data/perft.epd` at depths that keep `cargo test` fast.
+/// The seven reference positions above at depths that keep `cargo test` fast.
 const FAST: &[Case] = &[
     Case {
         name: "initial position",
@@ -65,7 +65,7 @@ const FAST: &[Case] = &[
     },
 ];
 
-/// The same positions at the full depths of perft.epd (minutes in total).
+/// The same positions at their full reference depths (minutes in total).
 const FULL: &[Case] = &[
     Case {
         name: "initial position",
@@ -231,7 +231,7 @@ fn perft_edge_cases() {
 }
 
 #[test]
-#[ignore = "minutes: the full depths of perft.epd"]
+#[ignore = "minutes: the full reference depths"]
 fn perft_reference_positions_full_depth() {
     check(FULL);
 }

@@ -1,7 +1,6 @@
-//! Sessions shaped like the ones XBoard's zippy mode and icsDrone run on a chess server
-//! (`../shared/data/zippy-session.log`, `icsdrone-session.log`): the test plays the
-//! server's side with legal replies and checks that the engine stays in step, answers
-//! draw offers, whispers its analysis and survives game after game.
+//! Sessions shaped like the ones XBoard's zippy mode and icsDrone run on a chess server:
+//! the test plays the server's side with legal replies and checks that the engine stays in
+//! step, answers draw offers, whispers its analysis and survives game after game.
 
 mod common;
 

@@ -3,10 +3,13 @@
 runners do. Exits non-zero (with a reason) on any EngineError, illegal move, time-out or
 false claim.
 
-    python_chess_client.py ENGINE [--fairymax "CMD"]
+    python_chess_client.py ENGINE [--fairymax PATH]
+
+With --fairymax (the path of Fairy-Max 5.0b) it also plays Fairy-Max, through the
+setboard adapter beside this script (fairymax_setboard.py).
 """
 import argparse
-import shlex
+import os
 import sys
 import time
 
@@ -19,13 +22,13 @@ def fail(why):
     sys.exit(1)
 
 
-def play_game(white, black, limit_for, max_plies=160, opening=()):
-    """Plays one game; returns (board, reason)."""
-    board = chess.Board()
+def play_game(white, black, limit_for, max_plies=160, opening=(), fen=chess.STARTING_FEN):
+    """Plays one game of at most `max_plies` moves from `fen`; returns (board, reason)."""
+    board = chess.Board(fen)
     for m in opening:
         board.push_uci(m)
     engines = {chess.WHITE: white, chess.BLACK: black}
-    while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
+    while not board.is_game_over(claim_draw=True) and len(board.move_stack) < max_plies:
         engine = engines[board.turn]
         limit = limit_for(board)
         start = time.monotonic()
@@ -66,7 +69,7 @@ def clock_limits(base, inc):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("engine")
-    ap.add_argument("--fairymax")
+    ap.add_argument("--fairymax", metavar="PATH")
     args = ap.parse_args()
 
     ferrimax = chess.engine.SimpleEngine.popen_xboard(args.engine)
@@ -122,15 +125,28 @@ def main():
         if r.move not in board.legal_moves:
             fail("play after analysis")
 
-        # Against Fairy-Max (through the setboard shim), both colours, clock and st.
+        # Against Fairy-Max (through the setboard adapter), both colours, clock and st.
         if args.fairymax:
-            fairy = chess.engine.SimpleEngine.popen_xboard(shlex.split(args.fairymax))
+            adapter = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fairymax_setboard.py")
+            fairy = chess.engine.SimpleEngine.popen_xboard([sys.executable, adapter, args.fairymax])
             try:
                 for white, black in ((ferrimax, fairy), (fairy, ferrimax)):
                     board, outcome = play_game(white, black, clock_limits(5.0, 0.1))
                     print(f"vs Fairy-Max 5+0.1: {outcome} after {board.ply()} plies")
                 board, outcome = play_game(ferrimax, fairy, lambda b: chess.engine.Limit(time=1.0), max_plies=80)
                 print(f"vs Fairy-Max st 1: {outcome} after {board.ply()} plies")
+
+                # From a FEN, which the adapter sets up through edit mode: Black to move
+                # (the a2a3 dummy move) and all four castling rights (kept by edit mode
+                # because kings and rooks stand at home).
+                fen = "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R b KQkq - 4 8"
+                board = chess.Board(fen)
+                board.push_uci("e8c8")  # Fairy-Max answers "Illegal move" if it lost the right
+                r = fairy.play(board, chess.engine.Limit(depth=2), game="castling")
+                if r.move not in board.legal_moves:
+                    fail(f"Fairy-Max after setboard and O-O-O: {r.move} illegal in {board.fen()}")
+                board, outcome = play_game(fairy, ferrimax, clock_limits(5.0, 0.1), max_plies=40, fen=fen)
+                print(f"vs Fairy-Max from a FEN: {outcome} after {len(board.move_stack)} plies")
             finally:
                 fairy.quit()
     except chess.engine.EngineError as e:
