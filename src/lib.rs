@@ -1,7 +1,9 @@
 //! Ferrimax: a chess engine that speaks the XBoard/WinBoard protocol (CECP v2).
 //!
-//! `chess` holds the rules, and nothing else of the crate; see `../shared/DESIGN.md`
-//! for how the modules fit together.
+//! `chess` holds the rules, `eval` the evaluation, `search` the search, `cecp` the
+//! protocol's text and `game` the game-state manager that joins them; `cli` the
+//! command-line modes. `docs/ARCHITECTURE.md` in the repository shows how they fit
+//! together.
 
 pub mod cecp;
 pub mod chess;

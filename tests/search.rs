@@ -89,7 +89,7 @@ fn finds_mates_in_one_two_and_three() {
             5,
         ),
     ];
-    // Both deepening schemes (seed 003's self-deepening of cut moves, and plain) must
+    // Both deepening schemes (micro-Max 4's self-deepening of cut moves, and plain) must
     // find them.
     let schemes = [
         SearchOptions::default(),
@@ -256,7 +256,7 @@ fn fifty_move_rule_draws_unless_mate_comes_first() {
 }
 
 /// Coulom's positions where Crafty 15.17 played a losing capture because it misjudged a
-/// pawn race (seed 004).
+/// pawn race (Rémi Coulom's 1999 post on pawn races).
 #[test]
 fn pawn_races_from_coulom_are_not_misjudged() {
     let cases: &[(&str, &str)] = &[

@@ -11,7 +11,7 @@ use super::message::{ErrorKind, Message};
 
 /// One line from the GUI in normal (non-edit) mode.
 ///
-/// Variants follow the order of cecp.md §4. Arguments are typed where the protocol fixes
+/// Variants follow the order of the command list in the CECP specification. Arguments are typed where the protocol fixes
 /// their form, raw text where only the game manager can interpret them (moves, FENs,
 /// option values, names).
 #[derive(Debug, Clone, PartialEq, Eq)]

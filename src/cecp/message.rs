@@ -1,14 +1,14 @@
 //! What the engine can tell the GUI, and the exact text of each line.
 //!
-//! GUIs pattern-match engine output loosely (cecp.md §5.9: a stray line containing "Draw"
-//! can end an XBoard game), so every line the engine prints is built here, in one place,
-//! from typed values.
+//! GUIs pattern-match engine output loosely (XBoard reads a stray line containing "Draw"
+//! as a result and ends the game), so every line the engine prints is built here, in one
+//! place, from typed values.
 
 use std::fmt;
 
 use super::command::GameResult;
 
-/// CECP reports "mate in N moves" as 100000 + N (cecp.md §5.7).
+/// CECP reports "mate in N moves" as 100000 + N (the CECP specification's thinking output).
 pub const MATE_SCORE_BASE: i64 = 100_000;
 /// The largest ordinary score we print: cutechess reads |score| > 9900 as an old-style
 /// mate score, so evaluations stay below it.
@@ -142,7 +142,7 @@ pub struct Thinking {
     pub pv: String,
 }
 
-/// The optional integers of a thinking line (cecp.md §5.7).
+/// The optional integers of a thinking line (CECP specification, thinking output).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ThinkingExtras {
     pub seldepth: u32,
@@ -255,7 +255,7 @@ fn write_quoted(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
     write!(f, "\"{}\"", text.replace('"', "'"))
 }
 
-/// An engine-defined option for `feature option="..."` (cecp.md §5.2). Use single-word
+/// An engine-defined option for `feature option="..."` (CECP specification, `feature option`). Use single-word
 /// names: python-chess takes the first word of the definition as the name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineOption {

@@ -5,7 +5,7 @@
 //! - keywords are case-sensitive, as every GUI sends them in lower case;
 //! - tokens after the arguments a command needs are ignored (`level 40 5 0 junk`);
 //! - an argument must be a whole token (`st 10abc` is a bad argument), except BASE of
-//!   `level`, after whose `MIN[:SS]` anything is ignored (`25+5`, cecp.md §6.1).
+//!   `level`, after whose `MIN[:SS]` anything is ignored (`25+5`, as the CECP specification allows).
 
 use std::time::Duration;
 
@@ -305,7 +305,7 @@ fn square(input: &str) -> Res<'_, &str> {
     recognize((one_of(FILES), one_of(RANKS))).parse(input)
 }
 
-/// Whether a word has the shape of a move in coordinate notation or SAN (cecp.md §3):
+/// Whether a word has the shape of a move in coordinate notation or SAN (the move formats of the CECP specification):
 /// `e2e4`, `e7e8q`, `O-O`, `0-0-0`, `@@@@`, `P@h3`, `Nf3`, `Nbd7`, `R1a3`, `exd5`,
 /// `e8=Q+`, `Qxe7#`. Only the shape: whether it is legal is for the board to say.
 fn looks_like_move(word: &str) -> bool {
@@ -357,7 +357,7 @@ mod tests {
         s.to_owned()
     }
 
-    /// Every command of cecp.md §4 with the values it must carry.
+    /// Every command of the CECP specification with the values it must carry.
     fn valid_lines() -> Vec<(&'static str, Command)> {
         use Command as C;
         vec![

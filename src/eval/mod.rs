@@ -5,7 +5,7 @@
 //! mate). Values are in micro-Max 4's units, where a pawn is 74; `to_centipawns` converts
 //! for display.
 //!
-//! The terms, each named after the idea it carries from the seeds:
+//! The terms, most of them ideas from H.G. Muller's micro-Max pages:
 //! material with the bishop above the knight; a centre table; pawn structure (doubled,
 //! isolated, blocked by an own piece, undefendable); castling and king shelter while
 //! pieces remain, a centralised king once they are gone (the frozen, then magnetic king);
@@ -50,7 +50,7 @@ pub fn to_centipawns(score: i32) -> i32 {
 // ------------------------------------------------------------------ term weights
 
 /// Bonus for a pawn standing on its 6th rank; a pawn on the 7th earns it twice. Slightly
-/// less than a pawn, so no pawn is sacrificed just to get one there (seed 000: 64 vs 74).
+/// less than a pawn, so no pawn is sacrificed just to get one there (micro-Max 4.6's gradual promotion: 64 vs 74).
 const PROMOTION_STEP_BONUS: i32 = 64;
 /// Extra for a passed pawn by rank (from its own side), in the middlegame and endgame.
 const PASSED_PAWN_MIDDLEGAME: [i32; 8] = [0, 2, 4, 8, 14, 24, 40, 0];

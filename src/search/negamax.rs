@@ -2,17 +2,18 @@
 //! variation windows, in micro-Max's line.
 //!
 //! Inside each node: repetitions (of the game, through the table's game positions, and of
-//! the tree) and the 50-move rule score as draws; the check extension searches a node in
-//! check one ply deeper (seed 001); the transposition table cuts or supplies the first
-//! move; static-eval ("reverse futility") cuts and null move (R = 3, more for deep nodes,
-//! 2 just above the leaves; never in check, twice in a row, or with only king and pawns:
-//! micro-Max's zugzwang guard) prune what is clearly good enough; internal iterative deepening finds a first move where
-//! the table has none, and optionally deepens a cut move found there (seed 003's
-//! self-deepening); late quiet moves are searched shallower and re-searched when they
-//! surprise; moves that cannot raise alpha near the leaves are skipped (futility). The
-//! leaves are a quiescence search over captures and promotions with stand-pat, skipping
-//! captures that lose material. Mate scores count plies from the root, so the engine mates
-//! fastest and is mated slowest.
+//! the tree) and the 50-move rule score as draws; a node in check is searched one ply
+//! deeper (micro-Max 4.7's check extension); the transposition table cuts or supplies the
+//! first move; static-eval ("reverse futility") cuts and null move (R = 3, more for deep
+//! nodes, 2 just above the leaves; never in check, twice in a row, or with only king and
+//! pawns: micro-Max's zugzwang guard) prune what is clearly good enough; internal
+//! iterative deepening finds a first move where the table has none, and optionally
+//! deepens a cut move found there (the self-deepening of H.G. Muller's micro-Max 4
+//! notes); late quiet moves are searched shallower and re-searched when they surprise;
+//! moves that cannot raise alpha near the leaves are skipped (futility). The leaves are a
+//! quiescence search over captures and promotions with stand-pat, skipping captures that
+//! lose material. Mate scores count plies from the root, so the engine mates fastest and
+//! is mated slowest.
 
 use super::SearchControl;
 use super::limits::{Budget, Limits};
@@ -423,7 +424,7 @@ impl Searcher<'_> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
-        // Check extension (seed 001): a node in check is searched one ply deeper.
+        // Check extension (micro-Max 4.7): a node in check is searched one ply deeper.
         let depth = if in_check { depth + 1 } else { depth };
         if depth <= 0 {
             return self.quiesce(alpha, beta, ply);
