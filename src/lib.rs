@@ -5,6 +5,7 @@
 //! command-line modes. `docs/ARCHITECTURE.md` in the repository shows how they fit
 //! together.
 
+pub mod book;
 pub mod cecp;
 pub mod chess;
 pub mod cli;
