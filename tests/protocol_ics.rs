@@ -51,17 +51,24 @@ fn play_on(e: &mut Engine, game: &mut ServerGame, engine_moves: usize) {
             e.dump()
         );
         game.play(&m);
-        // Every engine move is followed by one whisper of its search on a server.
-        let (whisper, _) = e.wait_for(PROMPT, |l| l.starts_with("tellothers "));
-        assert!(whisper.contains(" pv "), "{whisper}");
         if let Some(ending) = game.ending() {
-            // The engine's move ended the game: it claims the result itself.
-            let (claim, _) = e.wait_for(PROMPT, |l| {
+            // The engine's move ended the game: it claims the result itself, and says
+            // nothing public after it (the server has ended the game already).
+            let (claim, before) = e.wait_for(PROMPT, |l| {
                 ["1-0", "0-1", "1/2-1/2"].iter().any(|r| l.starts_with(r))
             });
+            let after = e.sync(99);
+            assert!(
+                before.iter().chain(&after).all(|l| !l.starts_with("tell")),
+                "{}",
+                e.dump()
+            );
             eprintln!("game ended by the engine's move: {ending:?}, claimed {claim}");
             return;
         }
+        // Every other engine move is followed by one whisper of its search on a server.
+        let (whisper, _) = e.wait_for(PROMPT, |l| l.starts_with("tellothers "));
+        assert!(whisper.contains(" pv "), "{whisper}");
         let legal = game.board.legal_moves();
         let reply = legal.as_slice()[i % legal.len().min(3)].to_string();
         game.play(&reply);

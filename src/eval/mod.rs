@@ -47,6 +47,14 @@ pub fn to_centipawns(score: i32) -> i32 {
     score * 100 / PAWN_VALUE
 }
 
+/// Converts centipawns to internal units (saturating at a queen's worth either way:
+/// beyond it no setting makes sense).
+pub fn from_centipawns(centipawns: i64) -> i32 {
+    let limit = i64::from(QUEEN_VALUE);
+    let units = centipawns.saturating_mul(i64::from(PAWN_VALUE)) / 100;
+    i32::try_from(units.clamp(-limit, limit)).expect("clamped to a queen's value")
+}
+
 // ------------------------------------------------------------------ term weights
 
 /// Bonus for a pawn standing on its 6th rank; a pawn on the 7th earns it twice. Slightly
@@ -227,6 +235,13 @@ pub fn evaluate(board: &Board) -> i32 {
         Color::White => white,
         Color::Black => -white,
     }
+}
+
+/// Whether no side can win `board` whatever it does: too little material to mate, two
+/// minor pieces or fewer without pawns that cannot force mate, or a K+P vs K ending the
+/// bitbase calls drawn. The game manager offers and accepts draws in such positions.
+pub fn is_dead_draw(board: &Board) -> bool {
+    board.is_insufficient_material() || is_drawn_minor_ending(board) || kpk_score(board) == Some(0)
 }
 
 /// Evaluation from White's point of view.
@@ -705,6 +720,46 @@ mod tests {
             eval_fen("8/8/8/8/4p3/4k3/8/4K3 b - - 0 1") > 700,
             "Black to move wins with Ke3"
         );
+    }
+
+    #[test]
+    fn dead_draws_are_told_from_drawish_and_won_endings() {
+        init();
+        let cases = [
+            ("bare kings", "8/8/4k3/8/8/3K4/8/8 w - - 0 1", true),
+            ("knight and king", "8/8/4k3/8/8/3KN3/8/8 w - - 0 1", true),
+            (
+                "bishop against knight",
+                "8/2n5/4k3/8/8/3KB3/8/8 w - - 0 1",
+                true,
+            ),
+            ("two knights", "8/8/4k3/8/8/2NKN3/8/8 b - - 0 1", true),
+            (
+                "rook pawn, defender in the corner",
+                "7k/8/6K1/7P/8/8/8/8 b - - 0 1",
+                true,
+            ),
+            (
+                "king in front of its pawn",
+                "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1",
+                false,
+            ),
+            (
+                "bishop and knight mate",
+                "8/8/4k3/8/8/2NKB3/8/8 w - - 0 1",
+                false,
+            ),
+            ("rook up", "8/8/4k3/8/8/R2K4/8/8 w - - 0 1", false),
+            (
+                "opposite bishops with pawns",
+                "8/5b2/4k3/4p3/4P3/3KB3/8/8 w - - 0 1",
+                false,
+            ),
+        ];
+        for (name, fen, dead) in cases {
+            let board = Board::from_fen(fen).unwrap();
+            assert_eq!(is_dead_draw(&board), dead, "{name}");
+        }
     }
 
     #[test]

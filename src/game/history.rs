@@ -37,11 +37,6 @@ impl GameHistory {
         self.boards.last().expect("a game always has a position")
     }
 
-    /// The position before the last move, if a move was made.
-    pub fn previous(&self) -> Option<&Board> {
-        self.boards.len().checked_sub(2).map(|i| &self.boards[i])
-    }
-
     /// Half-moves played since the game started.
     pub fn plies(&self) -> usize {
         self.boards.len() - 1

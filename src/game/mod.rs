@@ -20,7 +20,9 @@ mod clock;
 mod edit;
 mod history;
 mod io;
+mod openings;
 mod options;
+mod policy;
 mod position;
 mod report;
 mod searching;
@@ -30,21 +32,24 @@ pub use io::{Input, Out, install_signal_handlers};
 use crate::cecp::{self, Command, ErrorKind, Feature, Message, ParseError};
 use crate::chess::{Board, Color, Move};
 use crate::eval;
-use crate::search::{Info, Report, SearchOptions, SearchResult, TranspositionTable};
+use crate::search::{
+    self, Info, Limits, Report, SearchControl, SearchOptions, SearchRequest, SearchResult,
+    TranspositionTable,
+};
 use clock::{TimeControl, TimeMode};
 use edit::EditSession;
 use history::GameHistory;
 use options::Settings;
+use policy::Opponent;
 use searching::{RunningSearch, SearchKind};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 /// Name and version announced to the GUI.
 pub const ENGINE_NAME: &str = concat!("Ferrimax ", env!("CARGO_PKG_VERSION"));
-
-/// A draw offer is accepted when our last score (centipawns, our point of view) is at or
-/// below this: we are not better than slightly worse.
-const DRAW_ACCEPT_CENTIPAWNS: i64 = -25;
+/// A hint without an expected reply comes from a search this deep, or this large.
+const HINT_DEPTH: u32 = 6;
+const HINT_NODES: u64 = 50_000;
 
 /// Everything the main thread reacts to, in arrival order.
 pub enum Event {
@@ -105,15 +110,6 @@ impl PartialEq for Mode {
     }
 }
 
-/// What the GUI told us of the opponent (`name`, `rating`, `computer`).
-#[derive(Default)]
-struct Opponent {
-    name: Option<String>,
-    /// Our rating and the opponent's, 0 when unrated.
-    ratings: Option<(i32, i32)>,
-    is_computer: bool,
-}
-
 /// The game-state manager (see the module docs).
 pub struct Game {
     out: Out,
@@ -145,9 +141,17 @@ pub struct Game {
     /// The `Hash` setting the table was last made for (a change waits while the engine
     /// thinks on its move).
     table_made_for_mb: i64,
-    /// The chess server's name after `ics HOST`; `None` when playing locally.
+    /// The chess server's name after `ics HOST`; `None` when playing locally. It lasts
+    /// across games (icsDrone sends it once).
     ics_host: Option<String>,
+    /// The opponent of this game (cleared by `new`).
     opponent: Opponent,
+    /// A dead-drawn position was offered as a draw in this game already.
+    draw_offered: bool,
+    /// Own moves in a row whose score was below the resignation threshold.
+    hopeless_moves: u32,
+    /// The opening book named by the `Book` option, once opened.
+    book: Option<crate::book::Book>,
     search_options: SearchOptions,
 }
 
@@ -182,6 +186,9 @@ impl Game {
             settings,
             ics_host: None,
             opponent: Opponent::default(),
+            draw_offered: false,
+            hopeless_moves: 0,
+            book: None,
             search_options: SearchOptions::default(),
         }
     }
@@ -304,7 +311,7 @@ impl Game {
             Command::UserMove(text) => self.user_move(&text),
             Command::MoveNow => self.move_now(),
             Command::Ping(token) => self.ping(token),
-            Command::Draw => self.draw_offered(),
+            Command::Draw => self.answer_draw_offer(),
             Command::Result { result, comment } => {
                 log::debug!("game ended: {result} {comment:?}");
                 self.abort_search();
@@ -334,7 +341,7 @@ impl Game {
             }
             Command::StatusRequest => self.status(),
             Command::Hint => self.hint(),
-            Command::Book => self.send(Message::BookEnd),
+            Command::Book => self.show_book(),
             Command::Name(name) => self.opponent.name = Some(name),
             Command::Rating { engine, opponent } => {
                 self.opponent.ratings = Some((engine, opponent));
@@ -401,20 +408,21 @@ impl Game {
         }
     }
 
-    fn draw_offered(&mut self) {
-        let dead = self.board().is_insufficient_material();
-        let not_better = self
-            .last_score
-            .is_some_and(|cp| cp <= DRAW_ACCEPT_CENTIPAWNS);
-        if dead || not_better {
-            self.send(Message::OfferDraw);
-        }
-    }
-
+    /// `hint`: the reply our last search expected, else the best move of a short search.
     fn hint(&self) {
-        if let Some(m) = self.expected_reply
-            && self.board().is_legal(m)
-        {
+        let board = self.board();
+        let expected = self.expected_reply.filter(|&m| board.is_legal(m));
+        let suggestion = expected.or_else(|| {
+            let request = SearchRequest::new(board.clone()).limits(Limits {
+                depth: Some(HINT_DEPTH),
+                nodes: Some(HINT_NODES),
+                ..Limits::default()
+            });
+            let table = self.history.table();
+            let result = search::search(&request, table, &SearchControl::new(), &mut |_| {});
+            (!result.best_move.is_none()).then_some(result.best_move)
+        });
+        if let Some(m) = suggestion {
             self.send(Message::Hint(m.to_string()));
         }
     }

@@ -13,22 +13,99 @@ use std::sync::Arc;
 
 /// Largest hash the `Hash` option offers (MB).
 pub const MAX_HASH_MB: i64 = 65_536;
+/// `Resign` on a chess server when the operator has not set it: a bot that plays on in a
+/// hopeless position for weeks annoys its opponents (centipawns).
+pub const ICS_RESIGN_CENTIPAWNS: i64 = 700;
+
+/// Where the engine publishes a summary of its search after each move on a server.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Broadcast {
+    Off,
+    /// `tellothers`: a whisper, seen by observers but not by the opponent.
+    Whisper,
+    /// `tellall`: a kibitz, seen by everyone.
+    Kibitz,
+}
+
+impl Broadcast {
+    /// The `Kibitz` combo's choices, in the order announced...
+    const NAMES: [&'static str; 3] = ["off", "whisper", "kibitz"];
+    /// ...and what each means.
+    const BY_INDEX: [Broadcast; 3] = [Broadcast::Off, Broadcast::Whisper, Broadcast::Kibitz];
+}
 
 /// The values of every option.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// Transposition table size, MB.
     pub hash_mb: i64,
+    /// Resign when the score stays at or below minus this (centipawns); 0 never.
+    pub resign_cp: i64,
+    /// Own moves in a row below the resign threshold before resigning.
+    pub resign_moves: i64,
+    /// Index into `Broadcast::NAMES`.
+    kibitz_choice: usize,
+    /// How much worse than equal a draw is for us against a human (centipawns).
+    pub contempt_cp: i64,
+    /// A draw offer is accepted when our score is this far below the draw's value.
+    pub draw_margin_cp: i64,
+    /// Thinking lines carry seldepth, speed and tablebase hits before the PV.
+    pub thinking_extras: bool,
+    /// Path of a Polyglot opening book; empty for none.
+    pub book: String,
+    /// Book moves are played up to this game move number.
+    pub book_depth: i64,
+    /// 0 plays the heaviest book move; 100 chooses in proportion to the weights.
+    pub book_variety: i64,
+    /// Names of the options the user set (the others follow the situation: a chess
+    /// server turns resignation and whispers on).
+    explicit: Vec<&'static str>,
 }
 
 impl Default for Settings {
     /// Every option at the default its table entry announces.
     fn default() -> Settings {
-        let mut settings = Settings { hash_mb: 0 };
+        let mut settings = Settings {
+            hash_mb: 0,
+            resign_cp: 0,
+            resign_moves: 0,
+            kibitz_choice: 0,
+            contempt_cp: 0,
+            draw_margin_cp: 0,
+            thinking_extras: false,
+            book: String::new(),
+            book_depth: 0,
+            book_variety: 0,
+            explicit: Vec::new(),
+        };
         for spec in OPTIONS {
             spec.reset(&mut settings);
         }
         settings
+    }
+}
+
+impl Settings {
+    /// The resignation threshold in force (centipawns, 0 = never): the option if the user
+    /// set it, else on for a chess server and off locally.
+    pub fn resign_threshold(&self, on_server: bool) -> i64 {
+        match (self.is_explicit("Resign"), on_server) {
+            (false, true) => ICS_RESIGN_CENTIPAWNS,
+            _ => self.resign_cp,
+        }
+    }
+
+    /// Where to publish search summaries: the option if the user set it, else whispers
+    /// on a chess server and nothing locally.
+    pub fn kibitz(&self, on_server: bool) -> Broadcast {
+        match (self.is_explicit("Kibitz"), on_server) {
+            (false, true) => Broadcast::Whisper,
+            _ => Broadcast::BY_INDEX[self.kibitz_choice],
+        }
+    }
+
+    fn is_explicit(&self, name: &str) -> bool {
+        self.explicit.contains(&name)
     }
 }
 
@@ -40,6 +117,20 @@ enum Kind {
         max: i64,
         value: fn(&mut Settings) -> &mut i64,
     },
+    Check {
+        default: bool,
+        value: fn(&mut Settings) -> &mut bool,
+    },
+    /// One of `choices`; the value is its index.
+    Combo {
+        default: usize,
+        choices: &'static [&'static str],
+        value: fn(&mut Settings) -> &mut usize,
+    },
+    /// A file name; empty for none.
+    File {
+        value: fn(&mut Settings) -> &mut String,
+    },
 }
 
 /// One row of the table.
@@ -49,15 +140,92 @@ struct OptionSpec {
 }
 
 /// Every option the engine offers, in the order GUIs list them.
-const OPTIONS: &[OptionSpec] = &[OptionSpec {
-    name: "Hash",
-    kind: Kind::Spin {
-        default: DEFAULT_HASH_MB as i64,
-        min: 1,
-        max: MAX_HASH_MB,
-        value: |s| &mut s.hash_mb,
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "Hash",
+        kind: Kind::Spin {
+            default: DEFAULT_HASH_MB as i64,
+            min: 1,
+            max: MAX_HASH_MB,
+            value: |s| &mut s.hash_mb,
+        },
     },
-}];
+    OptionSpec {
+        name: "Book",
+        kind: Kind::File {
+            value: |s| &mut s.book,
+        },
+    },
+    OptionSpec {
+        name: "BookDepth",
+        kind: Kind::Spin {
+            default: 20,
+            min: 0,
+            max: 200,
+            value: |s| &mut s.book_depth,
+        },
+    },
+    OptionSpec {
+        name: "BookVariety",
+        kind: Kind::Spin {
+            default: 50,
+            min: 0,
+            max: 100,
+            value: |s| &mut s.book_variety,
+        },
+    },
+    OptionSpec {
+        name: "Resign",
+        kind: Kind::Spin {
+            default: 0,
+            min: 0,
+            max: 10_000,
+            value: |s| &mut s.resign_cp,
+        },
+    },
+    OptionSpec {
+        name: "ResignMoves",
+        kind: Kind::Spin {
+            default: 3,
+            min: 1,
+            max: 100,
+            value: |s| &mut s.resign_moves,
+        },
+    },
+    OptionSpec {
+        name: "Contempt",
+        kind: Kind::Spin {
+            default: 10,
+            min: -200,
+            max: 200,
+            value: |s| &mut s.contempt_cp,
+        },
+    },
+    OptionSpec {
+        name: "DrawMargin",
+        kind: Kind::Spin {
+            default: 25,
+            min: 0,
+            max: 1_000,
+            value: |s| &mut s.draw_margin_cp,
+        },
+    },
+    OptionSpec {
+        name: "Kibitz",
+        kind: Kind::Combo {
+            default: 0,
+            choices: &Broadcast::NAMES,
+            value: |s| &mut s.kibitz_choice,
+        },
+    },
+    OptionSpec {
+        name: "ThinkingExtras",
+        kind: Kind::Check {
+            default: true,
+            value: |s| &mut s.thinking_extras,
+        },
+    },
+];
 
 /// Why an option could not be set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +240,9 @@ impl OptionSpec {
     fn reset(&self, settings: &mut Settings) {
         match self.kind {
             Kind::Spin { default, value, .. } => *value(settings) = default,
+            Kind::Check { default, value } => *value(settings) = default,
+            Kind::Combo { default, value, .. } => *value(settings) = default,
+            Kind::File { value } => value(settings).clear(),
         }
     }
 
@@ -79,15 +250,31 @@ impl OptionSpec {
     /// into it, like the protocol's own `memory` command: a GUI that offers a larger
     /// value than ours gets the nearest one.
     fn set(&self, settings: &mut Settings, text: Option<&str>) -> Result<(), OptionError> {
+        let text = text.map(str::trim).ok_or(OptionError::BadValue)?;
         match self.kind {
             Kind::Spin {
                 min, max, value, ..
             } => {
-                let number = text.and_then(parse_number).ok_or(OptionError::BadValue)?;
+                let number = parse_number(text).ok_or(OptionError::BadValue)?;
                 *value(settings) = number.clamp(min, max);
-                Ok(())
             }
+            Kind::Check { value, .. } => {
+                *value(settings) = match text {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    _ => return Err(OptionError::BadValue),
+                };
+            }
+            Kind::Combo { choices, value, .. } => {
+                let index = choices.iter().position(|c| c.eq_ignore_ascii_case(text));
+                *value(settings) = index.ok_or(OptionError::BadValue)?;
+            }
+            Kind::File { value } => *value(settings) = text.to_string(),
         }
+        if !settings.explicit.contains(&self.name) {
+            settings.explicit.push(self.name);
+        }
+        Ok(())
     }
 
     fn announcement(&self) -> EngineOption {
@@ -95,6 +282,14 @@ impl OptionSpec {
             Kind::Spin {
                 default, min, max, ..
             } => OptionKind::Spin { default, min, max },
+            Kind::Check { default, .. } => OptionKind::Check(default),
+            Kind::Combo {
+                default, choices, ..
+            } => OptionKind::Combo {
+                choices: choices.iter().map(|c| c.to_string()).collect(),
+                default,
+            },
+            Kind::File { .. } => OptionKind::File(String::new()),
         };
         EngineOption {
             name: self.name.to_string(),
@@ -160,9 +355,13 @@ impl Game {
 
     /// Applies a change of the settings and does what it calls for.
     pub(super) fn change_settings(&mut self, change: impl FnOnce(&mut Settings)) {
+        let old_book = self.settings.book.clone();
         change(&mut self.settings);
         if self.settings.hash_mb != self.table_made_for_mb {
             self.resize_hash();
+        }
+        if self.settings.book != old_book {
+            self.load_book();
         }
     }
 

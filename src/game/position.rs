@@ -1,6 +1,7 @@
 //! Commands that set up or change the position: `new`, `setboard`, the legacy
 //! `white`/`black`, the GUI's moves, `undo`/`remove` and `exclude`/`include`.
 
+use super::policy::Opponent;
 use super::searching::SearchKind;
 use super::{Game, Mode};
 use crate::cecp::{ErrorKind, Message, MoveSet};
@@ -19,6 +20,8 @@ impl Game {
         self.history.reset(board);
         self.game_over = false;
         self.last_score = None;
+        self.draw_offered = false;
+        self.hopeless_moves = 0;
         self.time.restart_sessions();
     }
 
@@ -31,6 +34,7 @@ impl Game {
         self.random = false;
         self.time.new_game();
         self.expected_reply = None;
+        self.opponent = Opponent::default();
         self.position_changed();
     }
 
@@ -124,6 +128,7 @@ impl Game {
             .expect("the game has enough moves");
         self.game_over = false;
         self.last_score = None;
+        self.hopeless_moves = 0;
         self.position_changed();
     }
 

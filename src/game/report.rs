@@ -9,6 +9,8 @@ use std::time::Duration;
 
 /// Moves of the principal variation whispered on a server (servers cut long lines).
 const KIBITZ_PV_MOVES: usize = 10;
+/// Longest summary line: servers cut or refuse longer input.
+pub const MAX_SUMMARY_CHARS: usize = 200;
 const MILLIS_PER_CENTI: u128 = 10;
 
 /// A search score in the protocol's terms (mates counted in moves).
@@ -34,14 +36,16 @@ fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
     (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64
 }
 
-/// The thinking line for `info`, whose principal variation starts in `board`.
-pub fn thinking_line(board: &Board, info: &Info) -> Thinking {
+/// The thinking line for `info`, whose principal variation starts in `board`; with
+/// `extras`, seldepth, speed and tablebase hits stand between the node count and the PV
+/// (GUIs that do not know them, and chess-server bridges, show them as PV text).
+pub fn thinking_line(board: &Board, info: &Info, extras: bool) -> Thinking {
     Thinking {
         depth: u32::try_from(info.depth).unwrap_or(0),
         score: cecp_score(info.score),
         centis: centis(info.elapsed),
         nodes: info.nodes,
-        extras: Some(ThinkingExtras {
+        extras: extras.then(|| ThinkingExtras {
             seldepth: u32::try_from(info.seldepth).unwrap_or(0),
             nps: nodes_per_second(info.nodes, info.elapsed),
             tbhits: 0,
@@ -86,6 +90,21 @@ impl SearchSummary {
             nodes,
             pv: board.san_line(shown),
         }
+    }
+}
+
+impl SearchSummary {
+    /// The summary as one line of at most [`MAX_SUMMARY_CHARS`]: the principal variation
+    /// loses moves from its end until it fits.
+    pub fn to_line(&self) -> String {
+        let mut line = self.to_string();
+        while line.chars().count() > MAX_SUMMARY_CHARS {
+            match line.rfind(' ') {
+                Some(cut) => line.truncate(cut),
+                None => line = line.chars().take(MAX_SUMMARY_CHARS).collect(),
+            }
+        }
+        line
     }
 }
 

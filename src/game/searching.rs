@@ -5,10 +5,12 @@
 //! Every search has an id, and its reports and result are used only while it is still the
 //! current one: a search that was aborted can never print its move.
 
+use super::options::Broadcast;
 use super::report::{self, SearchSummary};
 use super::{Event, Game, Mode};
 use crate::cecp::{GameResult, Message};
 use crate::chess::{Color, Ending, Move};
+use crate::eval;
 use crate::search::{self, Budget, Limits, Report, SearchControl, SearchRequest, SearchResult};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -58,7 +60,8 @@ impl Game {
         self.search.as_ref().map(|s| s.kind)
     }
 
-    /// It is our move: claim the result if the game is over, else start thinking.
+    /// It is our move: claim the result if the game is over, else play a book move or
+    /// start thinking.
     pub(super) fn engine_turn(&mut self) {
         if self.paused || self.game_over {
             return;
@@ -66,7 +69,11 @@ impl Game {
         if self.claim_if_over() {
             return;
         }
-        self.start_search(SearchKind::Think);
+        self.offer_draw_if_dead();
+        match self.choose_book_move() {
+            Some(choice) => self.play_book_move(choice),
+            None => self.start_search(SearchKind::Think),
+        }
     }
 
     /// After a change that may make it our move: think if it is.
@@ -147,6 +154,9 @@ impl Game {
         }
         let mut options = self.search_options;
         options.noise_seed = self.random.then(|| rand::random::<u64>() | 1);
+        if kind != SearchKind::Analyze {
+            options.contempt = eval::from_centipawns(self.contempt_cp());
+        }
         let request = SearchRequest {
             board,
             limits: self.limits_for(kind),
@@ -247,7 +257,8 @@ impl Game {
             if let SearchKind::Ponder { predicted } = kind {
                 line.pv.insert(0, predicted);
             }
-            let thinking = report::thinking_line(self.history.board(), &line);
+            let extras = self.settings.thinking_extras && self.ics_host.is_none();
+            let thinking = report::thinking_line(self.history.board(), &line, extras);
             self.send(Message::Thinking(thinking));
         }
         self.last_info = Some(info);
@@ -280,35 +291,66 @@ impl Game {
             self.flush_pongs();
             return;
         }
-        self.last_score = Some(report::centipawns(result.score));
-        self.history.play(m);
-        self.excluded.clear();
-        self.send(Message::Move(m.to_string()));
-        self.kibitz(&result);
-        self.flush_pongs();
-        if self.claim_if_over() {
+        let score = report::centipawns(result.score);
+        self.last_score = Some(score);
+        if self.should_resign(score) {
+            self.send(Message::Resign);
+            self.game_over = true;
+            self.flush_pongs();
             return;
         }
-        self.expected_reply = result.ponder_move;
+        let board = self.history.board();
+        let summary = self
+            .last_info
+            .as_ref()
+            .map(|info| SearchSummary::new(board, info, result.elapsed, result.nodes).to_line());
+        self.finish_own_move(m, summary.as_deref().unwrap_or(""), result.ponder_move);
+    }
+
+    /// Makes our move `m` and tells the GUI: `offer draw` first when the move makes a
+    /// draw by repetition or the 50-move rule (the protocol's way to claim it), the move,
+    /// then the result if the game is over, or else the search `summary` on a server.
+    /// Then the held pongs, and pondering on `ponder_move` when allowed.
+    pub(super) fn finish_own_move(&mut self, m: Move, summary: &str, ponder_move: Option<Move>) {
+        self.history.play(m);
+        self.excluded.clear();
+        if matches!(
+            self.history.ending(),
+            Some(Ending::Repetition | Ending::FiftyMoves)
+        ) {
+            self.send(Message::OfferDraw);
+        }
+        self.send(Message::Move(m.to_string()));
+        let over = self.claim_if_over();
+        if !over {
+            self.publish_summary(summary);
+        }
+        self.flush_pongs();
+        if over {
+            return;
+        }
+        self.expected_reply = ponder_move;
         if self.ponder_enabled
             && self.time.nodes_per_second.is_none()
-            && let Some(predicted) = result.ponder_move
+            && let Some(predicted) = ponder_move
             && self.history.board().is_legal(predicted)
         {
             self.start_search(SearchKind::Ponder { predicted });
         }
     }
 
-    /// On a chess server, whisper a one-line summary of the search after each move.
-    fn kibitz(&self, result: &SearchResult) {
-        if self.ics_host.is_none() {
+    /// Publishes a one-line summary of our move where the `Kibitz` option says (by
+    /// default a whisper on a chess server, nothing locally).
+    fn publish_summary(&self, summary: &str) {
+        if summary.is_empty() {
             return;
         }
-        let (Some(info), Some(before)) = (&self.last_info, self.history.previous()) else {
-            return;
-        };
-        let summary = SearchSummary::new(before, info, result.elapsed, result.nodes);
-        self.send(Message::TellOthers(summary.to_string()));
+        let text = summary.to_string();
+        match self.settings.kibitz(self.ics_host.is_some()) {
+            Broadcast::Off => {}
+            Broadcast::Whisper => self.send(Message::TellOthers(text)),
+            Broadcast::Kibitz => self.send(Message::TellAll(text)),
+        }
     }
 }
 

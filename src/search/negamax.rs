@@ -35,6 +35,8 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
 /// Deepest iteration started.
 pub const MAX_DEPTH: i32 = 100;
+/// A mate in `n` plies is settled once an iteration this much deeper confirmed it.
+const MATE_DEPTH_MARGIN: i32 = 2;
 
 /// Nodes between two looks at the clock and the stop flag (about a millisecond).
 const CHECK_INTERVAL: u64 = 1024;
@@ -130,6 +132,10 @@ pub struct SearchOptions {
     /// CECP `random`: a small evaluation offset per position, drawn from this seed, so
     /// games vary while every evaluation stays a function of the position.
     pub noise_seed: Option<u64>,
+    /// How much a draw by repetition, the 50-move rule or stalemate is worth less than
+    /// an equal position to the side to move at the root (evaluation units; negative
+    /// values make it seek draws).
+    pub contempt: i32,
 }
 
 /// Largest `random` offset, in evaluation units (a few centipawns).
@@ -404,14 +410,14 @@ impl Searcher<'_> {
         let is_pv = beta - alpha > 1;
 
         if self.is_repetition(ply) || self.returns_to_game_position(ply) {
-            return DRAW;
+            return self.draw_score(ply);
         }
         let in_check = self.board.in_check();
         if self.board.is_fifty_move_draw() {
             return if in_check && !self.board.has_legal_move() {
                 -MATE + ply as i32
             } else {
-                DRAW
+                self.draw_score(ply)
             };
         }
         // Mate-distance pruning: no line from here can beat a mate already found nearer
@@ -550,7 +556,11 @@ impl Searcher<'_> {
         let mut moves = OrderedMoves::new();
         self.board.generate_legal(moves.list_mut());
         if moves.is_empty() {
-            let score = if in_check { -MATE + ply as i32 } else { DRAW };
+            let score = if in_check {
+                -MATE + ply as i32
+            } else {
+                self.draw_score(ply)
+            };
             return (score, Move::NONE);
         }
         moves.score_all(&self.board, hash_move, &self.killers[ply], &self.history);
@@ -719,6 +729,17 @@ impl Searcher<'_> {
         best
     }
 
+    /// The value of a draw at `ply` for the side to move there: the root's side (even
+    /// plies) counts it `contempt` below equal, its opponent as much above.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            DRAW - self.options.contempt
+        } else {
+            DRAW + self.options.contempt
+        }
+    }
+
     /// The static evaluation, with the `random` offset when one is asked for.
     #[inline]
     fn evaluate(&self) -> i32 {
@@ -825,12 +846,11 @@ impl Searcher<'_> {
             || self.control.past_soft_deadline(self.nodes)
     }
 
-    /// A forced mate found with depth to spare will not change: stop early when a time
-    /// limit applies (in analysis the user decides).
+    /// A forced mate found with depth to spare will not change: deeper iterations only
+    /// repeat it (in every mode: pondering and analysis would otherwise print the same
+    /// mate up to the deepest iteration within milliseconds).
     fn mate_is_settled(&self, score: i32, depth: i32) -> bool {
-        score.abs() >= MATE_BOUND
-            && self.control.has_deadline()
-            && depth >= (MATE - score.abs()) + 2
+        score.abs() >= MATE_BOUND && depth >= (MATE - score.abs()) + MATE_DEPTH_MARGIN
     }
 }
 

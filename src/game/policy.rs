@@ -1,0 +1,152 @@
+//! How the engine treats its opponent: how much it dislikes a draw (contempt), when it
+//! accepts or offers one, and when it resigns. What it knows of the opponent comes from
+//! `name`, `rating` and `computer`, which a GUI or chess-server bridge sends per game.
+
+use super::Game;
+use crate::cecp::Message;
+use crate::chess::{Board, Color, PieceType};
+use crate::eval;
+
+/// A human rated this much below us is "clearly weaker": contempt grows beyond it.
+const CLEARLY_WEAKER_GAP: i32 = 150;
+/// Contempt grows by a centipawn per this many rating points beyond that gap...
+const RATING_POINTS_PER_CONTEMPT_CP: i32 = 4;
+/// ...up to this much.
+const MAX_RATING_CONTEMPT_CP: i64 = 100;
+/// A human rated this much below us is "much weaker": no draw by agreement unless the
+/// position is dead drawn.
+const MUCH_WEAKER_GAP: i32 = 400;
+/// No resignation before this move number of the game.
+const RESIGN_NOT_BEFORE_MOVE: u16 = 15;
+
+/// What the GUI told us of the opponent of this game.
+#[derive(Default, Debug)]
+pub struct Opponent {
+    pub name: Option<String>,
+    /// Our rating and the opponent's; 0 means unrated.
+    pub ratings: Option<(i32, i32)>,
+    pub is_computer: bool,
+}
+
+impl Opponent {
+    /// How far the opponent is rated below us, when both have a rating.
+    fn rating_gap(&self) -> Option<i32> {
+        match self.ratings {
+            Some((own, theirs)) if own > 0 && theirs > 0 => Some(own.saturating_sub(theirs)),
+            _ => None,
+        }
+    }
+
+    /// The draw contempt against this opponent, from the option's `base`: none against
+    /// a program (a draw is the honest result between equals), more against a clearly
+    /// weaker human.
+    pub fn contempt(&self, base: i64) -> i64 {
+        if self.is_computer {
+            return 0;
+        }
+        let beyond = self.rating_gap().map_or(0, |gap| gap - CLEARLY_WEAKER_GAP);
+        let extra = i64::from(beyond.max(0) / RATING_POINTS_PER_CONTEMPT_CP);
+        base + extra.min(MAX_RATING_CONTEMPT_CP)
+    }
+
+    /// A human so much weaker that a draw by agreement is refused unless the position is
+    /// dead drawn.
+    pub fn is_much_weaker_human(&self) -> bool {
+        !self.is_computer && self.rating_gap().is_some_and(|gap| gap >= MUCH_WEAKER_GAP)
+    }
+}
+
+/// Whether `color` can still mate on `board` by material (it has a pawn, a rook, a queen,
+/// or two minor pieces).
+fn has_mating_material(board: &Board, color: Color) -> bool {
+    let count = |kind| board.count(color, kind);
+    count(PieceType::Pawn) + count(PieceType::Rook) + count(PieceType::Queen) > 0
+        || count(PieceType::Knight) + count(PieceType::Bishop) >= 2
+}
+
+impl Game {
+    /// The contempt in force for this game, centipawns.
+    pub(super) fn contempt_cp(&self) -> i64 {
+        self.opponent.contempt(self.settings.contempt_cp)
+    }
+
+    /// `draw`: accept (by offering back) when the position is dead drawn, or when our last
+    /// score is at least the margin below what a draw is worth to us; never by agreement
+    /// against a much weaker human.
+    pub(super) fn answer_draw_offer(&mut self) {
+        if eval::is_dead_draw(self.board()) {
+            self.send(Message::OfferDraw);
+            return;
+        }
+        if self.opponent.is_much_weaker_human() {
+            return;
+        }
+        let draw_value = -self.contempt_cp();
+        let accept_at_or_below = draw_value - self.settings.draw_margin_cp;
+        if self.last_score.is_some_and(|cp| cp <= accept_at_or_below) {
+            self.send(Message::OfferDraw);
+        }
+    }
+
+    /// Offers a draw once per game when the position (before our move) is dead drawn.
+    pub(super) fn offer_draw_if_dead(&mut self) {
+        if !self.draw_offered && eval::is_dead_draw(self.board()) {
+            self.draw_offered = true;
+            self.send(Message::OfferDraw);
+        }
+    }
+
+    /// Whether to resign instead of moving, given our search's score (centipawns): the
+    /// score has stayed at or below the threshold for `ResignMoves` own moves, it is not
+    /// the opening, and we are not the side with mating material against a bare king.
+    pub(super) fn should_resign(&mut self, score_cp: i64) -> bool {
+        let threshold = self.settings.resign_threshold(self.ics_host.is_some());
+        if threshold <= 0 || score_cp > -threshold {
+            self.hopeless_moves = 0;
+            return false;
+        }
+        self.hopeless_moves += 1;
+        let board = self.board();
+        let us = board.side_to_move();
+        let bare_king = |c| board.pieces(c).count() == 1;
+        let we_can_still_win = has_mating_material(board, us) && bare_king(us.flip());
+        i64::from(self.hopeless_moves) >= self.settings.resign_moves
+            && board.fullmove_number() >= RESIGN_NOT_BEFORE_MOVE
+            && !we_can_still_win
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opponent(ratings: Option<(i32, i32)>, is_computer: bool) -> Opponent {
+        Opponent {
+            name: None,
+            ratings,
+            is_computer,
+        }
+    }
+
+    #[test]
+    fn contempt_follows_the_opponent() {
+        let cases = [
+            ("unknown human", opponent(None, false), 10),
+            ("equal human", opponent(Some((1800, 1790)), false), 10),
+            (
+                "clearly weaker human",
+                opponent(Some((1800, 1450)), false),
+                60,
+            ),
+            ("far weaker human", opponent(Some((2400, 1000)), false), 110),
+            ("unrated human", opponent(Some((1800, 0)), false), 10),
+            ("computer", opponent(Some((1800, 1200)), true), 0),
+        ];
+        for (name, opponent, expected) in cases {
+            assert_eq!(opponent.contempt(10), expected, "{name}");
+        }
+        assert!(opponent(Some((2000, 1500)), false).is_much_weaker_human());
+        assert!(!opponent(Some((2000, 1700)), false).is_much_weaker_human());
+        assert!(!opponent(Some((2000, 1500)), true).is_much_weaker_human());
+    }
+}
