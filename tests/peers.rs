@@ -1,5 +1,5 @@
 //! Games with real clients and peer engines. They need programs from outside the Rust
-//! toolchain (python-chess, Fairy-Max, XBoard, Xvfb), so they are `#[ignore]`d; `.ci/run`
+//! toolchain (python-chess, Fairy-Max, Polyglot, XBoard, Xvfb), so they are `#[ignore]`d; `.ci/run`
 //! installs the peers and runs them with `cargo test -- --include-ignored`.
 
 use std::path::{Path, PathBuf};
@@ -36,6 +36,25 @@ fn python_chess_plays_games_analyses_and_undoes() {
     );
     assert!(stdout.contains("python-chess client: all ok"));
     assert!(!stderr.contains("EngineError"), "{stderr}");
+}
+
+/// The book reader against the reference: a book written by Debian's `polyglot make-book`
+/// must list, in every position of its games, exactly the moves and weights python-chess
+/// reads from it; a game with the book plays book moves at once.
+#[test]
+#[ignore = "needs polyglot and python-chess (installed by .ci/run)"]
+fn polyglot_books_read_as_the_reference_reads_them() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/book_check.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(engine())
+        .arg("/usr/games/polyglot")
+        .output()
+        .expect("run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("book_check: all ok"), "{stdout}");
 }
 
 /// A two-game XBoard match against Fairy-Max, XBoard acting as referee (it tests every
