@@ -8,7 +8,7 @@ pub mod eval;
 pub mod kpk;
 pub mod limits;
 mod negamax;
-mod ordering;
+pub mod ordering;
 pub mod pawnrace;
 pub mod see;
 pub mod tt;

@@ -17,7 +17,7 @@
 use super::SearchControl;
 use super::eval::{self, PAWN_VALUE, piece_value};
 use super::limits::{Budget, Limits};
-use super::ordering::{History, OrderedMoves, capture_may_lose};
+use super::ordering::{History, UnscoredMoves, capture_may_lose};
 use super::see::see;
 use super::tt::{Bound, PackedMove, Probe, TranspositionTable};
 use crate::chess::{Board, Move, PieceType};
@@ -213,11 +213,12 @@ impl Searcher<'_> {
             Probe::Hit(e) => e.best_move,
             _ => PackedMove::NONE,
         };
-        let mut ordered = OrderedMoves::new();
+        let mut unscored = UnscoredMoves::new();
         for &m in moves {
-            ordered.list_mut().push(m);
+            unscored.list_mut().push(m);
         }
-        ordered.score_all(&self.board, hash_move, &[Move::NONE; 2], &self.history);
+        let mut ordered =
+            unscored.score_all(&self.board, hash_move, &[Move::NONE; 2], &self.history);
         while let Some(m) = ordered.next_move() {
             self.root_moves.push(RootMove {
                 mv: m,
@@ -525,13 +526,14 @@ impl Searcher<'_> {
     ) -> (i32, Move) {
         let original_alpha = alpha;
         let is_pv = beta - alpha > 1;
-        let mut moves = OrderedMoves::new();
-        self.board.generate_legal(moves.list_mut());
-        if moves.is_empty() {
+        let mut unscored = UnscoredMoves::new();
+        self.board.generate_legal(unscored.list_mut());
+        if unscored.is_empty() {
             let score = if in_check { -MATE + ply as i32 } else { DRAW };
             return (score, Move::NONE);
         }
-        moves.score_all(&self.board, hash_move, &self.killers[ply], &self.history);
+        let mut moves =
+            unscored.score_all(&self.board, hash_move, &self.killers[ply], &self.history);
         let futile = !is_pv
             && !in_check
             && depth < FUTILITY_MARGIN.len() as i32
@@ -647,11 +649,11 @@ impl Searcher<'_> {
             return self.evaluate();
         }
         let in_check = self.board.in_check();
-        let mut moves = OrderedMoves::new();
+        let mut unscored = UnscoredMoves::new();
         let stand_pat;
         if in_check {
-            self.board.generate_legal(moves.list_mut());
-            if moves.is_empty() {
+            self.board.generate_legal(unscored.list_mut());
+            if unscored.is_empty() {
                 return -MATE + ply as i32;
             }
             stand_pat = -INFINITY;
@@ -661,9 +663,9 @@ impl Searcher<'_> {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
-            self.board.generate_captures(moves.list_mut());
+            self.board.generate_captures(unscored.list_mut());
         }
-        moves.score_captures(&self.board);
+        let mut moves = unscored.score_captures(&self.board);
         let mut best = stand_pat;
         while let Some(m) = moves.next_move() {
             if !in_check {
