@@ -165,7 +165,9 @@ pub struct Game {
 impl Game {
     pub fn new(out: Out, events: Sender<Event>) -> Game {
         let start = Board::startpos();
-        let tt = Arc::new(TranspositionTable::new(DEFAULT_HASH_MB));
+        let (tt, _) = TranspositionTable::largest_fitting(DEFAULT_HASH_MB)
+            .unwrap_or_else(|error| panic!("no memory for even the smallest hash table: {error}"));
+        let tt = Arc::new(tt);
         tt.insert_game_position(start.key());
         Game {
             out,
@@ -706,7 +708,7 @@ impl Game {
     /// A new table size. While the engine thinks on its own move the change waits for the
     /// next search (stopping would lose the move); analysis restarts with the new table.
     fn resize_hash(&mut self, megabytes: usize) {
-        let megabytes = megabytes.clamp(1, MAX_HASH_MB as usize);
+        let megabytes = megabytes.max(1);
         if self
             .search
             .as_ref()
@@ -722,9 +724,22 @@ impl Game {
         }
     }
 
-    fn apply_hash_size(&mut self, megabytes: usize) {
-        if megabytes != self.tt.megabytes() {
-            self.tt = Arc::new(self.tt.resized(megabytes));
+    /// The largest table up to `requested` MB (and `MAX_HASH_MB`) that the machine can
+    /// hold, keeping the game positions; the user is told when that is less than asked.
+    /// Nothing fitting at all keeps the current table.
+    fn apply_hash_size(&mut self, requested: usize) {
+        let wanted = requested.min(MAX_HASH_MB as usize);
+        if wanted != self.tt.megabytes() {
+            match self.tt.resized_to_fit(wanted) {
+                Ok((table, _)) => self.tt = Arc::new(table),
+                Err(error) => log::warn!("hash table kept: {error}"),
+            }
+        }
+        let obtained = self.tt.megabytes();
+        if obtained < requested {
+            self.send(Message::TellUserError(format!(
+                "Hash reduced to {obtained} MB: {requested} MB cannot be allocated"
+            )));
         }
     }
 
