@@ -93,6 +93,7 @@ fn a_hash_larger_than_the_machine_is_reduced_and_the_game_goes_on() {
     // (name, the request, the user is told of a reduction)
     let cases = [
         ("memory beyond any machine", "memory 99999999", true),
+        ("memory beyond u64", "memory 99999999999999999999999", true),
         ("the largest Hash option", "option Hash=65536", false),
     ];
     for (name, request, surely_reduced) in cases {

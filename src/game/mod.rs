@@ -378,7 +378,7 @@ impl Game {
             Command::Computer => self.company.opponent_is_computer = true,
             Command::Pause => self.pause(),
             Command::Resume => self.resume(),
-            Command::Memory(mb) => self.resize_hash(mb as usize),
+            Command::Memory(mb) => self.resize_hash(usize::try_from(mb).unwrap_or(usize::MAX)),
             Command::Cores(n) => self.threads = n.max(1),
             Command::EgtPath { .. } => {}
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),

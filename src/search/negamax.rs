@@ -207,6 +207,12 @@ pub fn search(
     s.iterate(report)
 }
 
+/// The deepest iteration for a depth limit (`sd`): at least 1, at most `MAX_DEPTH`. A
+/// limit beyond `i32` (`sd 2147483648`) is no limit, not a negative one.
+fn iteration_limit(depth: u32) -> i32 {
+    i32::try_from(depth).map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH))
+}
+
 impl Searcher<'_> {
     fn order_root_moves(&mut self, moves: &[Move]) {
         let hash_move = match self.tt.probe(self.board.key()) {
@@ -243,10 +249,7 @@ impl Searcher<'_> {
             return result;
         }
         self.path[0] = self.board.key();
-        let max_depth = self
-            .limits
-            .depth
-            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        let max_depth = self.limits.depth.map_or(MAX_DEPTH, iteration_limit);
         let mut score = 0;
         for depth in 1..=max_depth {
             self.control.publish_depth(depth);
