@@ -67,13 +67,14 @@ impl From<Input> for Event {
 
 /// Runs the protocol on stdin/stdout until `quit`, end of input or SIGTERM.
 pub fn run() -> i32 {
-    install_signal_handlers();
+    let out = Out::stdout();
+    install_signal_handlers(&out);
     // The pawn-race table and KPK bitbase take ~50 ms to build: do it beside the
     // handshake, not before it (a search that starts earlier waits for them).
     std::thread::spawn(eval::init);
     let (events, inbox) = channel();
     io::spawn_reader(events.clone());
-    let mut game = Game::new(Out::stdout(), events);
+    let mut game = Game::new(out, events);
     game.run(&inbox);
     0
 }
