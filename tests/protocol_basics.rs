@@ -79,6 +79,55 @@ fn startup_is_fast_even_with_a_one_gigabyte_hash() {
     assert!(resize < Duration::from_millis(1000), "{resize:?}");
 }
 
+/// Black, a rook down, can return to a position of the game: a draw it takes at once, but
+/// only if the table still holds the game positions after the resize.
+const REPETITION_FEN: &str = "4k3/8/8/8/8/8/4P3/R3K3 b - - 0 1";
+const SHUFFLE: [&str; 4] = ["e8d8", "e1d1", "d8e8", "d1e1"];
+
+#[test]
+fn a_hash_larger_than_the_machine_is_reduced_and_the_game_goes_on() {
+    // (name, the request, the user is told of a reduction)
+    let cases = [
+        ("memory beyond any machine", "memory 99999999", true),
+        ("memory beyond u64", "memory 99999999999999999999999", true),
+        ("the largest Hash option", "option Hash=65536", false),
+    ];
+    for (name, request, surely_reduced) in cases {
+        let mut e = Engine::ready();
+        e.send_all(&["new", "force", &format!("setboard {REPETITION_FEN}")]);
+        for m in SHUFFLE {
+            e.send(&format!("usermove {m}"));
+        }
+        e.send(request);
+        let lines = e.sync(1);
+        let told: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("tellusererror Hash reduced to "))
+            .collect();
+        assert!(told.len() <= 1, "{name}: {lines:?}");
+        if surely_reduced {
+            assert_eq!(told.len(), 1, "{name}: {lines:?}");
+            assert!(
+                told[0].ends_with(" MB cannot be allocated"),
+                "{name}: {lines:?}"
+            );
+        }
+        assert!(
+            lines.iter().all(|l| !l.starts_with("Error")),
+            "{name}: {lines:?}"
+        );
+        e.send_all(&["sd 6", "go"]);
+        let m = e.expect_move(Duration::from_secs(20));
+        assert_eq!(
+            m,
+            "e8d8",
+            "{name}: the repetition is still known\n{}",
+            e.dump()
+        );
+        e.sync(2);
+    }
+}
+
 #[test]
 fn unknown_bad_and_illegal_input_get_their_replies_and_change_nothing() {
     let mut e = Engine::ready();

@@ -460,3 +460,31 @@ fn draw_offers_are_accepted_only_when_not_better() {
     let lines = e.expect_line("pong 2");
     assert!(lines.is_empty(), "{lines:?}");
 }
+
+/// Clock and depth values at the edges of their integer types, which once wrapped:
+/// `time 1844674407370955162` made the engine move in 8 ms as if its clock were empty,
+/// and `sd 2147483648` searched one ply.
+#[test]
+fn edge_numbers_give_a_long_clock_and_no_depth_cap() {
+    const HUGE_CLOCK: &str = "1844674407370955162";
+    let mut e = Engine::ready();
+    e.send_all(&[
+        "new",
+        "level 0 5 0",
+        &format!("time {HUGE_CLOCK}"),
+        &format!("otim {HUGE_CLOCK}"),
+        "go",
+    ]);
+    e.assert_none(Duration::from_millis(1000), |l| l.starts_with("move "));
+    e.send("?");
+    e.expect_move(PROMPT);
+
+    e.send_all(&["new", "sd 2147483648", "st 0.5", "post", "go"]);
+    let (_, thinking) = e.wait_for(PROMPT, |l| l.starts_with("move "));
+    let deepest = thinking
+        .iter()
+        .filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok())
+        .max();
+    assert!(deepest.is_some_and(|d| d > 1), "{}", e.dump());
+    e.assert_no_error_replies();
+}

@@ -251,6 +251,88 @@ fn sigint_is_ignored_and_sigterm_exits_quickly() {
     assert!(took < Duration::from_millis(500), "{took:?}");
 }
 
+/// Output that never stops: analysis with thinking output, plus error replies that quote
+/// long input lines (each reply far longer than a pipe's atomic write).
+#[cfg(unix)]
+fn flood_input() -> Vec<u8> {
+    const LONG_WORD: usize = 20_000;
+    const REPLIES: usize = 300;
+    let mut input = b"xboard\nprotover 2\npost\nanalyze\n".to_vec();
+    let line = format!("{}\n", "x".repeat(LONG_WORD));
+    for _ in 0..REPLIES {
+        input.extend_from_slice(line.as_bytes());
+    }
+    input
+}
+
+/// Reads everything from `stdout` in small pieces with pauses, so the engine's writes
+/// block halfway through its long lines most of the time.
+#[cfg(unix)]
+fn read_slowly(mut stdout: impl std::io::Read) -> Vec<u8> {
+    let mut all = Vec::new();
+    let mut piece = [0u8; 4096];
+    loop {
+        match stdout.read(&mut piece) {
+            Ok(0) | Err(_) => return all,
+            Ok(n) => all.extend_from_slice(&piece[..n]),
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// SIGTERM while the engine writes long lines faster than the GUI reads them: the engine
+/// exits promptly with status 0, and what reached stdout ends with a whole line.
+#[cfg(unix)]
+#[test]
+fn sigterm_never_cuts_a_line_in_half() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    const ROUNDS: u64 = 10;
+    for round in 0..ROUNDS {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrimax"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ferrimax");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let reader = std::thread::spawn(move || read_slowly(stdout));
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        // The engine may be gone before all of it is written: a broken pipe is expected.
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&flood_input());
+            stdin
+        });
+        std::thread::sleep(Duration::from_millis(100 + 20 * round));
+        let pid = child.id().to_string();
+        let killed = Command::new("kill").args(["-s", "TERM", &pid]).status();
+        assert!(killed.unwrap().success(), "round {round}: kill -s TERM");
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                start.elapsed() < PROMPT,
+                "round {round}: no exit after SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        let took = start.elapsed();
+        drop(writer.join());
+        let output = reader.join().expect("reader thread");
+        assert_eq!(status.code(), Some(0), "round {round}: {status:?}");
+        assert!(took < Duration::from_millis(500), "round {round}: {took:?}");
+        assert!(!output.is_empty(), "round {round}: no output at all");
+        let tail = String::from_utf8_lossy(&output[output.len().saturating_sub(60)..]);
+        assert!(
+            output.ends_with(b"\n"),
+            "round {round}: stdout ends mid-line after {} bytes: ...{tail:?}",
+            output.len()
+        );
+    }
+}
+
 #[test]
 fn debug_lines_only_after_accepted_debug_and_logs_stay_off_stdout() {
     let run = |accept: bool| {

@@ -36,6 +36,35 @@ fn depth(d: u32) -> Limits {
     }
 }
 
+/// `sd` values at the edges of the integer types: a limit beyond `i32` is no limit (the
+/// search runs until the node cap), not a wrapped negative one that stops at depth 1.
+#[test]
+fn depth_limits_saturate() {
+    const NODE_CAP: u64 = 200_000;
+    // (name, sd, least depth reached, greatest)
+    let cases = [
+        ("sd 0 searches one ply", 0, 1, 1),
+        ("sd 1", 1, 1, 1),
+        ("sd 3", 3, 3, 3),
+        ("sd i32::MAX", i32::MAX as u32, 4, search::MAX_DEPTH),
+        ("sd 2147483648", 2_147_483_648, 4, search::MAX_DEPTH),
+        ("sd u32::MAX", u32::MAX, 4, search::MAX_DEPTH),
+    ];
+    for (name, sd, least, greatest) in cases {
+        let limits = Limits {
+            depth: Some(sd),
+            nodes: Some(NODE_CAP),
+            ..Limits::default()
+        };
+        let result = search_board(&Board::startpos(), limits, &[]);
+        assert!(
+            (least..=greatest).contains(&result.depth),
+            "{name}: depth {}",
+            result.depth
+        );
+    }
+}
+
 fn nodes(n: u64) -> Limits {
     Limits {
         nodes: Some(n),

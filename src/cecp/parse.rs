@@ -5,13 +5,20 @@
 //! - keywords are case-sensitive, as every GUI sends them in lower case;
 //! - tokens after the arguments a command needs are ignored (`level 40 5 0 junk`);
 //! - an argument must be a whole token (`st 10abc` is a bad argument), except BASE of
-//!   `level`, after whose `MIN[:SS]` anything is ignored (`25+5`, as the CECP specification allows).
+//!   `level`, after whose `MIN[:SS]` anything is ignored (`25+5`, as the CECP specification allows);
+//! - a number too large (or too negative) for its type means that type's largest (or
+//!   smallest) value: `sd 99999999999` asks for the deepest search, `time 1e30 digits` for
+//!   a clock that never runs out. Wrapping would turn "a lot" into "almost nothing", and
+//!   an error reply to `time` makes XBoard stop sending clocks. Signs where the protocol
+//!   has no negative values (`sd -1`) stay bad arguments.
 
+use std::num::{IntErrorKind, ParseIntError};
+use std::str::FromStr;
 use std::time::Duration;
 
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till1, take_while};
-use nom::character::complete::{self as chars, char, digit0, digit1, one_of, space0, space1};
+use nom::character::complete::{char, digit0, digit1, one_of, space0, space1};
 use nom::combinator::{eof, map, map_opt, opt, peek, recognize, value};
 use nom::error::Error;
 use nom::sequence::{preceded, terminated};
@@ -43,7 +50,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
     };
     let parsed = match word {
         "xboard" => Some(Command::Xboard),
-        "protover" => argument(args, chars::u32).map(Command::Protover),
+        "protover" => argument(args, unsigned).map(Command::Protover),
         "accepted" => text_argument(args).map(Command::Accepted),
         "rejected" => text_argument(args).map(Command::Rejected),
         "new" => Some(Command::New),
@@ -59,8 +66,8 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "random" => Some(Command::Random),
         "level" => argument(args, level).map(Command::Level),
         "st" => argument(args, seconds).map(Command::MoveTime),
-        "sd" => argument(args, chars::u32).map(Command::Depth),
-        "nps" => argument(args, chars::u64).map(Command::Nps),
+        "sd" => argument(args, unsigned).map(Command::Depth),
+        "nps" => argument(args, unsigned).map(Command::Nps),
         "time" => argument(args, centiseconds).map(|centis| Command::Time { centis }),
         "otim" => argument(args, centiseconds).map(|centis| Command::OpponentTime { centis }),
         "usermove" => argument(args, token).map(|mv| Command::UserMove(mv.to_owned())),
@@ -80,19 +87,19 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "hint" => Some(Command::Hint),
         "bk" => Some(Command::Book),
         "name" => text_argument(args).map(Command::Name),
-        "rating" => argument(args, (terminated(chars::i32, space1), chars::i32))
+        "rating" => argument(args, (terminated(signed, space1), signed))
             .map(|(engine, opponent)| Command::Rating { engine, opponent }),
         "ics" => text_argument(args).map(Command::Ics),
         "computer" => Some(Command::Computer),
         "pause" => Some(Command::Pause),
         "resume" => Some(Command::Resume),
-        "memory" => argument(args, chars::u64).map(Command::Memory),
-        "cores" => argument(args, chars::u32).map(Command::Cores),
+        "memory" => argument(args, unsigned).map(Command::Memory),
+        "cores" => argument(args, unsigned).map(Command::Cores),
         "egtpath" => egt_path(args),
         "option" => set_option(args),
         "exclude" => argument(args, move_set).map(Command::Exclude),
         "include" => argument(args, move_set).map(Command::Include),
-        "setscore" => argument(args, (terminated(chars::i32, space1), chars::u32))
+        "setscore" => argument(args, (terminated(signed, space1), unsigned))
             .map(|(score, depth)| Command::SetScore { score, depth }),
         "lift" => argument(args, token).map(|sq| Command::Lift(sq.to_owned())),
         "put" => argument(args, token).map(|sq| Command::Put(sq.to_owned())),
@@ -173,8 +180,47 @@ fn text_argument(args: &str) -> Option<String> {
     (!args.is_empty()).then(|| args.to_owned())
 }
 
+/// The integer types the parser reads, with their bounds for saturation.
+trait Saturating: FromStr<Err = ParseIntError> + Copy {
+    const LEAST: Self;
+    const GREATEST: Self;
+}
+
+macro_rules! saturating {
+    ($($t:ty)+) => {
+        $(impl Saturating for $t {
+            const LEAST: Self = <$t>::MIN;
+            const GREATEST: Self = <$t>::MAX;
+        })+
+    };
+}
+
+saturating! { u32 u64 i32 i64 }
+
+/// `text` (an optional sign and decimal digits) as a `T`, saturating at `T`'s bounds.
+fn saturate<T: Saturating>(text: &str) -> Option<T> {
+    match text.parse::<T>() {
+        Ok(value) => Some(value),
+        Err(error) => match error.kind() {
+            IntErrorKind::PosOverflow => Some(T::GREATEST),
+            IntErrorKind::NegOverflow => Some(T::LEAST),
+            _ => None,
+        },
+    }
+}
+
+/// Decimal digits, no sign, saturating at the type's largest value.
+fn unsigned<T: Saturating>(input: &str) -> Res<'_, T> {
+    map_opt(digit1, saturate).parse(input)
+}
+
+/// An optionally signed (`+`/`-`) decimal integer, saturating at the type's bounds.
+fn signed<T: Saturating>(input: &str) -> Res<'_, T> {
+    map_opt(recognize((opt(one_of("+-")), digit1)), saturate).parse(input)
+}
+
 /// `DIGITS[.DIGITS]` or `.DIGITS`, in thousandths (digits beyond the third decimal are
-/// dropped). Rejects signs and exponents; fails rather than overflows.
+/// dropped). Rejects signs and exponents; saturates at `u64::MAX` thousandths.
 fn thousandths(input: &str) -> Res<'_, u64> {
     map_opt(
         alt((
@@ -185,7 +231,7 @@ fn thousandths(input: &str) -> Res<'_, u64> {
             let whole = if whole.is_empty() {
                 0
             } else {
-                whole.parse::<u64>().ok()?
+                saturate::<u64>(whole)?
             };
             let mut fraction_value = 0;
             let mut scale = MILLIS_PER_SECOND;
@@ -193,9 +239,11 @@ fn thousandths(input: &str) -> Res<'_, u64> {
                 scale /= 10;
                 fraction_value += u64::from(digit - b'0') * scale;
             }
-            whole
-                .checked_mul(MILLIS_PER_SECOND)?
-                .checked_add(fraction_value)
+            Some(
+                whole
+                    .saturating_mul(MILLIS_PER_SECOND)
+                    .saturating_add(fraction_value),
+            )
         },
     )
     .parse(input)
@@ -215,8 +263,8 @@ fn level_base(input: &str) -> Res<'_, Duration> {
         ),
         |(minutes, seconds)| {
             let millis = minutes
-                .checked_mul(SECONDS_PER_MINUTE)?
-                .checked_add(seconds.unwrap_or(0))?;
+                .saturating_mul(SECONDS_PER_MINUTE)
+                .saturating_add(seconds.unwrap_or(0));
             Some(Duration::from_millis(millis))
         },
     )
@@ -226,7 +274,7 @@ fn level_base(input: &str) -> Res<'_, Duration> {
 fn level(input: &str) -> Res<'_, Level> {
     map(
         (
-            terminated(chars::u32, space1),
+            terminated(unsigned, space1),
             terminated(level_base, space1),
             seconds,
         ),
@@ -243,7 +291,7 @@ fn level(input: &str) -> Res<'_, Level> {
 /// dropped rather than refused, because an error reply to `time` makes XBoard stop
 /// sending clocks altogether.
 fn centiseconds(input: &str) -> Res<'_, i64> {
-    terminated(chars::i64, opt((char('.'), digit0))).parse(input)
+    terminated(signed, opt((char('.'), digit0))).parse(input)
 }
 
 fn result(args: &str) -> Option<Command> {
@@ -612,7 +660,6 @@ mod tests {
             "level -1 5 0",
             "level 40 5 0x",
             "level 0 5 1e-04",
-            "level 0 99999999999999999999 0",
             "st abc",
             "st",
             "st -1",
@@ -626,6 +673,13 @@ mod tests {
             "protover",
             "usermove",
             "nps -5",
+            "protover -1",
+            "memory -1",
+            "cores -1",
+            "setscore 10 -1",
+            "sd +5",
+            "time 1e9",
+            "rating 2100 1e4",
             "memory",
             "cores two",
             "rating 2100",
@@ -654,6 +708,164 @@ mod tests {
             parse("  st abc\r"),
             Err(ParseError::BadArgument("st abc".to_owned()))
         );
+    }
+
+    /// Numbers at and beyond the edges of their types: they saturate instead of wrapping or
+    /// being refused.
+    #[test]
+    fn numbers_beyond_their_type_saturate() {
+        use Command as C;
+        const TWENTY_NINES: &str = "99999999999999999999";
+        let max_ms = Duration::from_millis(u64::MAX);
+        let cases: Vec<(&str, String, Command)> = vec![
+            (
+                "protover u32::MAX",
+                "protover 4294967295".into(),
+                C::Protover(u32::MAX),
+            ),
+            (
+                "protover beyond u32",
+                "protover 4294967296".into(),
+                C::Protover(u32::MAX),
+            ),
+            (
+                "sd beyond i32",
+                "sd 2147483648".into(),
+                C::Depth(2_147_483_648),
+            ),
+            ("sd beyond u32", "sd 4294967296".into(), C::Depth(u32::MAX)),
+            (
+                "sd twenty digits",
+                format!("sd {TWENTY_NINES}"),
+                C::Depth(u32::MAX),
+            ),
+            ("sd zero", "sd 0".into(), C::Depth(0)),
+            ("sd leading zeros", "sd 0007".into(), C::Depth(7)),
+            (
+                "nps beyond u64",
+                "nps 18446744073709551616".into(),
+                C::Nps(u64::MAX),
+            ),
+            (
+                "memory beyond u64",
+                format!("memory {TWENTY_NINES}999"),
+                C::Memory(u64::MAX),
+            ),
+            (
+                "cores beyond u32",
+                "cores 4294967296".into(),
+                C::Cores(u32::MAX),
+            ),
+            (
+                "time that wrapped the clock",
+                "time 1844674407370955162".into(),
+                C::Time {
+                    centis: 1_844_674_407_370_955_162,
+                },
+            ),
+            (
+                "time beyond i64",
+                "time 9223372036854775808".into(),
+                C::Time { centis: i64::MAX },
+            ),
+            (
+                "time below i64",
+                "time -9223372036854775809".into(),
+                C::Time { centis: i64::MIN },
+            ),
+            (
+                "time beyond i64 with a fraction",
+                format!("time {TWENTY_NINES}.5"),
+                C::Time { centis: i64::MAX },
+            ),
+            (
+                "otim beyond i64",
+                format!("otim {TWENTY_NINES}"),
+                C::OpponentTime { centis: i64::MAX },
+            ),
+            (
+                "otim below i64",
+                format!("otim -{TWENTY_NINES}"),
+                C::OpponentTime { centis: i64::MIN },
+            ),
+            (
+                "level moves beyond u32",
+                "level 4294967296 5 0".into(),
+                level(u32::MAX, 300_000, 0),
+            ),
+            (
+                "level base beyond u64 milliseconds",
+                format!("level 0 {TWENTY_NINES} 0"),
+                Command::Level(Level {
+                    moves_per_session: 0,
+                    base: max_ms,
+                    increment: Duration::ZERO,
+                }),
+            ),
+            (
+                "level base minutes and seconds beyond u64",
+                format!("level 0 {TWENTY_NINES}:{TWENTY_NINES} 0"),
+                Command::Level(Level {
+                    moves_per_session: 0,
+                    base: max_ms,
+                    increment: Duration::ZERO,
+                }),
+            ),
+            (
+                "level increment beyond u64 milliseconds",
+                format!("level 0 5 {TWENTY_NINES}.5"),
+                Command::Level(Level {
+                    moves_per_session: 0,
+                    base: ms(300_000),
+                    increment: max_ms,
+                }),
+            ),
+            (
+                "st at the last exact millisecond",
+                "st 18446744073709551.615".into(),
+                C::MoveTime(max_ms),
+            ),
+            (
+                "st beyond u64 milliseconds",
+                format!("st {TWENTY_NINES}"),
+                C::MoveTime(max_ms),
+            ),
+            (
+                "setscore beyond i32 and u32",
+                format!("setscore {TWENTY_NINES} {TWENTY_NINES}"),
+                C::SetScore {
+                    score: i32::MAX,
+                    depth: u32::MAX,
+                },
+            ),
+            (
+                "setscore below i32",
+                "setscore -2147483649 0".into(),
+                C::SetScore {
+                    score: i32::MIN,
+                    depth: 0,
+                },
+            ),
+            (
+                "rating beyond i32 both ways",
+                format!("rating {TWENTY_NINES} -{TWENTY_NINES}"),
+                C::Rating {
+                    engine: i32::MAX,
+                    opponent: i32::MIN,
+                },
+            ),
+            (
+                "rating with a plus sign",
+                "rating +2100 -0".into(),
+                C::Rating {
+                    engine: 2100,
+                    opponent: 0,
+                },
+            ),
+        ];
+        for (name, line, expected) in cases {
+            assert_eq!(parse(&line), Ok(expected), "{name}: {line:?}");
+        }
     }
 
     #[test]

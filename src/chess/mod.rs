@@ -13,7 +13,7 @@ mod zobrist;
 
 pub use board::{Board, Undo};
 pub use fen::{FenError, STARTPOS, Setup};
-pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
+pub use moves::{FixedList, MAX_MOVES, Move, MoveKind, MoveList};
 pub use notation::MoveError;
 pub use perft::{divide, perft};
 pub use rules::{Ending, FIFTY_MOVE_PLIES, repetition_count};

@@ -112,28 +112,34 @@ impl fmt::Debug for Move {
 /// Upper bound on legal moves in any chess position (218 is the known maximum).
 pub const MAX_MOVES: usize = 256;
 
-/// A stack-allocated list of moves: move generation runs at every node, so it must not
-/// touch the heap, and the 1 KB buffer is left uninitialised until written (clearing it
-/// cost about a tenth of perft's time).
-pub struct MoveList {
-    moves: [MaybeUninit<Move>; MAX_MOVES],
+/// A stack-allocated list of at most `MAX_MOVES` items: the moves of a position, or one
+/// number per move (the search's ordering scores). Move generation runs at every node, so
+/// it must not touch the heap, and the buffer is left uninitialised until written
+/// (clearing the 1 KB of a move list cost about a tenth of perft's time). Only entries
+/// `0..len` are ever read, and only `push` writes past `len`: this is the one place whose
+/// `unsafe` the rest of the program relies on for such lists.
+pub struct FixedList<T: Copy> {
+    items: [MaybeUninit<T>; MAX_MOVES],
     len: usize,
 }
 
-impl MoveList {
+/// The moves of a position, as generated.
+pub type MoveList = FixedList<Move>;
+
+impl<T: Copy> FixedList<T> {
     #[inline]
-    pub fn new() -> MoveList {
-        MoveList {
-            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
+    pub fn new() -> FixedList<T> {
+        FixedList {
+            items: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }
 
     #[inline]
-    pub fn push(&mut self, m: Move) {
+    pub fn push(&mut self, item: T) {
         // Indexing panics before an overflow could write out of bounds; no position
         // has more than 218 legal moves.
-        self.moves[self.len] = MaybeUninit::new(m);
+        self.items[self.len] = MaybeUninit::new(item);
         self.len += 1;
     }
 
@@ -153,54 +159,57 @@ impl MoveList {
     }
 
     #[inline]
-    pub fn as_slice(&self) -> &[Move] {
-        let filled = &self.moves[..self.len];
+    pub fn as_slice(&self) -> &[T] {
+        let filled = &self.items[..self.len];
         // SAFETY: entries 0..len were all written by `push` (the only writer), and
-        // `MaybeUninit<Move>` has the same layout as `Move`.
-        unsafe { &*(filled as *const [MaybeUninit<Move>] as *const [Move]) }
+        // `MaybeUninit<T>` has the same layout as `T`.
+        unsafe { &*(filled as *const [MaybeUninit<T>] as *const [T]) }
     }
 
     #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        let filled = &mut self.moves[..self.len];
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        let filled = &mut self.items[..self.len];
         // SAFETY: as in `as_slice`.
-        unsafe { &mut *(filled as *mut [MaybeUninit<Move>] as *mut [Move]) }
+        unsafe { &mut *(filled as *mut [MaybeUninit<T>] as *mut [T]) }
     }
 
-    /// Keeps the first `len` moves.
+    /// Keeps the first `len` items.
     #[inline]
     pub fn truncate(&mut self, len: usize) {
         self.len = self.len.min(len);
     }
 
-    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.as_slice().iter()
     }
 
-    pub fn contains(&self, m: Move) -> bool {
-        self.as_slice().contains(&m)
+    pub fn contains(&self, item: T) -> bool
+    where
+        T: PartialEq,
+    {
+        self.as_slice().contains(&item)
     }
 }
 
-impl Clone for MoveList {
+impl<T: Copy> Clone for FixedList<T> {
     fn clone(&self) -> Self {
-        let mut copy = MoveList::new();
-        for &m in self.iter() {
-            copy.push(m);
+        let mut copy = FixedList::new();
+        for &item in self.iter() {
+            copy.push(item);
         }
         copy
     }
 }
 
-impl Default for MoveList {
+impl<T: Copy> Default for FixedList<T> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
+impl<'a, T: Copy> IntoIterator for &'a FixedList<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }

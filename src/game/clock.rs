@@ -15,6 +15,9 @@ pub enum TimeMode {
     MoveTime(Duration),
 }
 
+/// CECP clocks count centiseconds.
+const MILLIS_PER_CENTISECOND: u64 = 10;
+
 /// What XBoard assumes when it has sent nothing: 40 moves in 5 minutes.
 fn default_level() -> Level {
     Level {
@@ -96,10 +99,7 @@ impl TimeControl {
                 None => limits.move_time = Some(*st),
             },
             TimeMode::Clock { level, .. } => {
-                let remaining = match self.own_centis {
-                    Some(cs) => Duration::from_millis(cs.max(0) as u64 * 10),
-                    None => level.base,
-                };
+                let remaining = self.own_centis.map_or(level.base, clock_time);
                 let moves_to_go = (level.moves_per_session > 0).then(|| {
                     let per = level.moves_per_session;
                     per - own_moves_made % per
@@ -123,9 +123,18 @@ impl TimeControl {
     }
 }
 
+/// A clock reading in centiseconds as time left: a negative clock (a late move) has
+/// none, and a reading too large for the millisecond count saturates rather than wraps
+/// (`time 1844674407370955162` is a very long clock, not an empty one).
+fn clock_time(centis: i64) -> Duration {
+    let centis = u64::try_from(centis).unwrap_or(0);
+    Duration::from_millis(centis.saturating_mul(MILLIS_PER_CENTISECOND))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Budget;
 
     fn level(mps: u32, base_s: u64, inc_ms: u64) -> Level {
         Level {
@@ -156,6 +165,50 @@ mod tests {
         assert_eq!(clock.moves_to_go, None);
         assert_eq!(clock.remaining, Duration::ZERO);
         assert_eq!(clock.increment, Duration::from_secs(12));
+    }
+
+    /// `time` readings at the edges: a huge clock gives a long think, never the empty
+    /// clock's few milliseconds; a negative one gives the least budget.
+    #[test]
+    fn extreme_clock_readings_saturate() {
+        let hour = Duration::from_secs(3600);
+        let a_moment = Duration::from_millis(30);
+        // (name, `time` argument, least hard limit, greatest hard limit)
+        let cases = [
+            (
+                "the reading that wrapped",
+                1_844_674_407_370_955_162,
+                hour,
+                Duration::MAX,
+            ),
+            (
+                "the last that fits",
+                1_844_674_407_370_955_161,
+                hour,
+                Duration::MAX,
+            ),
+            ("i64::MAX", i64::MAX, hour, Duration::MAX),
+            (
+                "one minute",
+                6_000,
+                Duration::from_millis(100),
+                Duration::from_secs(60),
+            ),
+            ("zero", 0, Duration::ZERO, a_moment),
+            ("negative", -50, Duration::ZERO, a_moment),
+            ("i64::MIN", i64::MIN, Duration::ZERO, a_moment),
+        ];
+        for (name, centis, least, greatest) in cases {
+            let mut tc = TimeControl::default();
+            tc.set_level(level(0, 300, 0), 0);
+            tc.own_centis = Some(centis);
+            let budget = Budget::for_limits(&tc.limits(0)).expect("a clock budget");
+            assert!(
+                (least..=greatest).contains(&budget.hard),
+                "{name}: {budget:?}"
+            );
+            assert!(budget.soft <= budget.hard, "{name}: {budget:?}");
+        }
     }
 
     #[test]

@@ -3,14 +3,21 @@
 
 use crate::cecp::Message;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How long an exit waits for a line in progress (see [`Out::exit_between_lines`]).
+const EXIT_GRACE: Duration = Duration::from_secs(1);
 
 /// The single writer of protocol lines. Each message is written as one whole line and
 /// flushed at once, under a lock, so lines never interleave and never wait in a buffer.
 #[derive(Clone)]
 pub struct Out {
     sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    /// The process is exiting: lines not yet started are dropped.
+    closing: Arc<AtomicBool>,
 }
 
 impl Out {
@@ -21,6 +28,7 @@ impl Out {
     pub fn to(sink: Box<dyn Write + Send>) -> Out {
         Out {
             sink: Arc::new(Mutex::new(sink)),
+            closing: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -33,8 +41,35 @@ impl Out {
             .sink
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if self.closing.load(Relaxed) {
+            return;
+        }
         let _ = sink.write_all(line.as_bytes());
         let _ = sink.flush();
+    }
+
+    /// Ends the process with `status` between two lines: no new line starts once this is
+    /// called, a line being written is finished, and the process exits holding the
+    /// writer's lock. A GUI that stopped reading would block that line forever, so after
+    /// `EXIT_GRACE` the process exits regardless.
+    pub fn exit_between_lines(&self, status: i32) -> ! {
+        self.closing.store(true, Relaxed);
+        let watchdog = std::thread::Builder::new()
+            .name("exit watchdog".into())
+            .spawn(move || {
+                std::thread::sleep(EXIT_GRACE);
+                log::warn!("a line is still being written after {EXIT_GRACE:?}: exiting");
+                std::process::exit(status);
+            });
+        if let Err(error) = watchdog {
+            log::warn!("exit watchdog not started: {error}");
+        }
+        let mut sink = self
+            .sink
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _ = sink.flush();
+        std::process::exit(status);
     }
 }
 
@@ -75,33 +110,39 @@ pub fn spawn_reader<T: From<Input> + Send + 'static>(forward: Sender<T>) {
 
 /// XBoard (on Unix) sends SIGINT to "wake" engines it believes are thinking; the engine
 /// declares `sigint=0`, but old GUIs and a Ctrl-C in a terminal may still send one, and
-/// Rust's default would kill the process. SIGTERM (which XBoard sends right after `quit`)
-/// ends the process at once with status 0: every line already written was flushed whole,
-/// and there is nothing to save.
+/// the default action would kill the process: SIGINT is received and ignored. SIGTERM
+/// (which XBoard sends right after `quit`) ends the process with status 0, but only
+/// between two lines: a thread waits for the signals and exits through
+/// [`Out::exit_between_lines`], so the GUI never reads half a line.
 #[cfg(unix)]
-pub fn install_signal_handlers() {
-    use std::os::raw::c_int;
-    const SIGINT: c_int = 2;
-    const SIGTERM: c_int = 15;
-    const SIG_IGN: usize = 1;
-    unsafe extern "C" {
-        fn signal(signum: c_int, handler: usize) -> usize;
-        fn _exit(status: c_int) -> !;
-    }
-    extern "C" fn on_sigterm(_: c_int) {
-        // SAFETY: `_exit` is async-signal-safe; it ends the process without running any
-        // code that could be interrupted mid-way here.
-        unsafe { _exit(0) }
-    }
-    // SAFETY: `signal` is the C library's; the handlers are SIG_IGN and a function with
-    // the C signature `void (int)` that only calls an async-signal-safe function.
-    unsafe {
-        signal(SIGINT, SIG_IGN);
-        signal(SIGTERM, on_sigterm as extern "C" fn(c_int) as usize);
+pub fn install_signal_handlers(out: &Out) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::iterator::Signals;
+    let mut signals = match Signals::new([SIGINT, SIGTERM]) {
+        Ok(signals) => signals,
+        Err(error) => {
+            log::warn!("signal handlers not installed: {error}");
+            return;
+        }
+    };
+    let out = out.clone();
+    let spawned = std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                if signal == SIGTERM {
+                    log::debug!("SIGTERM: exiting");
+                    out.exit_between_lines(0);
+                }
+                log::debug!("signal {signal} ignored");
+            }
+        });
+    if let Err(error) = spawned {
+        log::warn!("signal thread not started: {error}");
     }
 }
 
 #[cfg(not(unix))]
-pub fn install_signal_handlers() {
+pub fn install_signal_handlers(_out: &Out) {
     // WinBoard never signals its engines.
 }

@@ -69,13 +69,14 @@ impl From<Input> for Event {
 
 /// Runs the protocol on stdin/stdout until `quit`, end of input or SIGTERM.
 pub fn run() -> i32 {
-    install_signal_handlers();
+    let out = Out::stdout();
+    install_signal_handlers(&out);
     // The pawn-race table and KPK bitbase take ~50 ms to build: do it beside the
     // handshake, not before it (a search that starts earlier waits for them).
     std::thread::spawn(eval::init);
     let (events, inbox) = channel();
     io::spawn_reader(events.clone());
-    let mut game = Game::new(Out::stdout(), events);
+    let mut game = Game::new(out, events);
     game.run(&inbox);
     0
 }
@@ -160,9 +161,10 @@ impl Game {
     /// threads report through `events`, which the caller's loop hands back to [`Game::handle`].
     pub fn new(out: Out, events: Sender<Event>) -> Game {
         let settings = Settings::default();
-        let table = Arc::new(TranspositionTable::new(options::hash_bytes_mb(
-            settings.hash_mb,
-        )));
+        let requested = options::hash_bytes_mb(settings.hash_mb);
+        let (table, _) = TranspositionTable::largest_fitting(requested)
+            .unwrap_or_else(|error| panic!("no memory for even the smallest hash table: {error}"));
+        let table = Arc::new(table);
         Game {
             out,
             events,

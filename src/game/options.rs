@@ -7,7 +7,7 @@
 //! file).
 
 use super::Game;
-use crate::cecp::{EngineOption, ErrorKind, OptionKind};
+use crate::cecp::{EngineOption, ErrorKind, Message, OptionKind};
 use crate::search::DEFAULT_HASH_MB;
 use std::sync::Arc;
 
@@ -383,9 +383,25 @@ impl Game {
         if wanted == self.table_made_for_mb {
             return;
         }
-        let table = self.history.table().resized(hash_bytes_mb(wanted));
-        self.history.replace_table(Arc::new(table));
         self.table_made_for_mb = wanted;
+        let requested = hash_bytes_mb(wanted);
+        match self.history.table().resized_to_fit(requested) {
+            Ok((table, obtained)) => {
+                self.history.replace_table(Arc::new(table));
+                if obtained < requested {
+                    self.send(Message::TellUserError(format!(
+                        "Hash reduced to {obtained} MB: {requested} MB cannot be allocated"
+                    )));
+                }
+            }
+            Err(error) => {
+                let kept = self.history.table().megabytes();
+                log::warn!("hash table kept: {error}");
+                self.send(Message::TellUserError(format!(
+                    "Hash kept at {kept} MB: {requested} MB cannot be allocated"
+                )));
+            }
+        }
     }
 }
 

@@ -69,19 +69,19 @@ impl Budget {
 
     /// A share of the clock.
     pub fn for_clock(clock: &Clock) -> Budget {
-        let reserve = MOVE_OVERHEAD + clock.remaining / RESERVE_FRACTION;
+        let reserve = MOVE_OVERHEAD.saturating_add(clock.remaining / RESERVE_FRACTION);
         let usable = clock.remaining.saturating_sub(reserve);
         let moves = clock.moves_to_go.unwrap_or(SUDDEN_DEATH_MOVES).max(1);
         // With several moves to go the increment of the moves after this one is coming,
         // so most of this move's share of it can be spent now.
-        let target = usable / moves + clock.increment * 3 / 4;
+        let target = (usable / moves).saturating_add(clock.increment.saturating_mul(3) / 4);
         let cap = if moves == 1 {
             usable
         } else {
             usable / MAX_SHARE_DIVISOR
         };
-        let hard = (target * HARD_FACTOR).min(cap).max(MIN_BUDGET);
-        let soft = (target.min(hard) * NEXT_ITERATION_SHARE / 100).max(MIN_BUDGET);
+        let hard = target.saturating_mul(HARD_FACTOR).min(cap).max(MIN_BUDGET);
+        let soft = (target.min(hard).saturating_mul(NEXT_ITERATION_SHARE) / 100).max(MIN_BUDGET);
         Budget { soft, hard }
     }
 
@@ -136,6 +136,36 @@ mod tests {
                 assert!(b.hard + MOVE_OVERHEAD <= ms(remaining), "{name}: {b:?}");
             }
             assert!(b.hard >= MIN_BUDGET, "{name}");
+        }
+    }
+
+    /// The largest durations a `Clock` can hold saturate instead of overflowing.
+    #[test]
+    fn budgets_of_enormous_clocks_do_not_overflow() {
+        let cases = [
+            (
+                "everything at the maximum",
+                Duration::MAX,
+                Duration::MAX,
+                None,
+            ),
+            (
+                "maximum clock, one move",
+                Duration::MAX,
+                Duration::ZERO,
+                Some(1),
+            ),
+            ("maximum increment", ms(1_000), Duration::MAX, Some(40)),
+            ("u64::MAX ms on the clock", ms(u64::MAX), ms(u64::MAX), None),
+        ];
+        for (name, remaining, increment, moves_to_go) in cases {
+            let b = Budget::for_clock(&Clock {
+                remaining,
+                increment,
+                moves_to_go,
+            });
+            assert!(b.soft <= b.hard, "{name}: {b:?}");
+            assert!(b.hard >= MIN_BUDGET, "{name}: {b:?}");
         }
     }
 

@@ -7,7 +7,7 @@
 pub mod bench;
 pub mod limits;
 mod negamax;
-mod ordering;
+pub mod ordering;
 mod request;
 pub mod see;
 pub mod tt;
@@ -73,7 +73,11 @@ impl SearchControl {
     /// the search sets its own at the start; a ponder hit sets them from the moment of the
     /// hit.
     pub fn set_deadlines(&self, from: Duration, budget: Budget) {
-        let ms = |d: Duration| (from + d).as_millis().min(u128::from(NEVER - 1)) as u64;
+        let ms = |d: Duration| {
+            from.saturating_add(d)
+                .as_millis()
+                .min(u128::from(NEVER - 1)) as u64
+        };
         self.soft_ms.store(ms(budget.soft), Relaxed);
         self.hard_ms.store(ms(budget.hard), Relaxed);
     }
@@ -154,4 +158,22 @@ pub struct Progress {
     pub moves_left: u32,
     pub moves_total: u32,
     pub current_move: Move,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deadlines_beyond_any_clock_saturate() {
+        let control = SearchControl::new();
+        let forever = Budget {
+            soft: Duration::MAX,
+            hard: Duration::MAX,
+        };
+        control.set_deadlines(Duration::from_secs(1), forever);
+        assert!(control.has_deadline());
+        assert!(!control.past_hard_deadline(0));
+        assert!(!control.past_soft_deadline(0));
+    }
 }

@@ -17,7 +17,7 @@
 
 use super::SearchControl;
 use super::limits::{Budget, Limits};
-use super::ordering::{History, OrderedMoves, capture_may_lose};
+use super::ordering::{History, UnscoredMoves, capture_may_lose};
 use super::request::SearchRequest;
 use super::see::see;
 use super::tt::{Bound, PackedMove, Probe, TranspositionTable};
@@ -235,17 +235,24 @@ fn search_from_game_root(
     s.iterate(report)
 }
 
+/// The deepest iteration for a depth limit (`sd`): at least 1, at most `MAX_DEPTH`. A
+/// limit beyond `i32` (`sd 2147483648`) is no limit, not a negative one.
+fn iteration_limit(depth: u32) -> i32 {
+    i32::try_from(depth).map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH))
+}
+
 impl Searcher<'_> {
     fn order_root_moves(&mut self, moves: &[Move]) {
         let hash_move = match self.tt.probe(self.board.key()) {
             Probe::Hit(e) => e.best_move,
             _ => PackedMove::NONE,
         };
-        let mut ordered = OrderedMoves::new();
+        let mut unscored = UnscoredMoves::new();
         for &m in moves {
-            ordered.list_mut().push(m);
+            unscored.list_mut().push(m);
         }
-        ordered.score_all(&self.board, hash_move, &[Move::NONE; 2], &self.history);
+        let mut ordered =
+            unscored.score_all(&self.board, hash_move, &[Move::NONE; 2], &self.history);
         while let Some(m) = ordered.next_move() {
             self.root_moves.push(RootMove {
                 mv: m,
@@ -270,10 +277,7 @@ impl Searcher<'_> {
             return result;
         }
         self.path[0] = self.board.key();
-        let max_depth = self
-            .limits
-            .depth
-            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        let max_depth = self.limits.depth.map_or(MAX_DEPTH, iteration_limit);
         let mut score = 0;
         for depth in 1..=max_depth {
             self.control.publish_depth(depth);
@@ -553,9 +557,9 @@ impl Searcher<'_> {
     ) -> (i32, Move) {
         let original_alpha = alpha;
         let is_pv = beta - alpha > 1;
-        let mut moves = OrderedMoves::new();
-        self.board.generate_legal(moves.list_mut());
-        if moves.is_empty() {
+        let mut unscored = UnscoredMoves::new();
+        self.board.generate_legal(unscored.list_mut());
+        if unscored.is_empty() {
             let score = if in_check {
                 -MATE + ply as i32
             } else {
@@ -563,7 +567,8 @@ impl Searcher<'_> {
             };
             return (score, Move::NONE);
         }
-        moves.score_all(&self.board, hash_move, &self.killers[ply], &self.history);
+        let mut moves =
+            unscored.score_all(&self.board, hash_move, &self.killers[ply], &self.history);
         let futile = !is_pv
             && !in_check
             && depth < FUTILITY_MARGIN.len() as i32
@@ -679,11 +684,11 @@ impl Searcher<'_> {
             return self.evaluate();
         }
         let in_check = self.board.in_check();
-        let mut moves = OrderedMoves::new();
+        let mut unscored = UnscoredMoves::new();
         let stand_pat;
         if in_check {
-            self.board.generate_legal(moves.list_mut());
-            if moves.is_empty() {
+            self.board.generate_legal(unscored.list_mut());
+            if unscored.is_empty() {
                 return -MATE + ply as i32;
             }
             stand_pat = -INFINITY;
@@ -693,9 +698,9 @@ impl Searcher<'_> {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
-            self.board.generate_captures(moves.list_mut());
+            self.board.generate_captures(unscored.list_mut());
         }
-        moves.score_captures(&self.board);
+        let mut moves = unscored.score_captures(&self.board);
         let mut best = stand_pat;
         while let Some(m) = moves.next_move() {
             if !in_check {

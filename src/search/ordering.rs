@@ -5,9 +5,8 @@
 
 use super::see::see;
 use super::tt::PackedMove;
-use crate::chess::{Board, Color, MAX_MOVES, Move, MoveList, PieceType};
+use crate::chess::{Board, Color, FixedList, Move, MoveList, PieceType};
 use crate::eval::piece_value;
-use std::mem::MaybeUninit;
 
 const HASH_MOVE_SCORE: i32 = 4_000_000;
 const GOOD_CAPTURE_SCORE: i32 = 3_000_000;
@@ -79,30 +78,54 @@ pub fn mvv_lva(board: &Board, m: Move) -> i32 {
     (victim + promotion) * 16 - attacker / 8
 }
 
-/// A move list with an ordering score per move, handed out best first (selection sort:
-/// after a cutoff the rest never needs sorting).
+/// A node's moves as generated, not yet scored: the first of the two states of a move list.
 ///
-/// Moves are generated straight into it and the score array is left uninitialised until
-/// scored: at every node, copying a 1 KB list and clearing a 1 KB array cost about 5% of
-/// the search.
-pub struct OrderedMoves {
+/// The generator fills it through `list_mut`; scoring it (`score_all`, `score_captures`)
+/// writes one score per move and yields the [`OrderedMoves`] that hand the moves out,
+/// borrowing this list's buffers while it lives. Asking for the best move before scoring
+/// is thus a compile error, not a read of a score never written:
+///
+/// ```compile_fail
+/// use ferrimax::chess::Board;
+/// use ferrimax::search::ordering::UnscoredMoves;
+/// let mut moves = UnscoredMoves::new();
+/// Board::startpos().generate_legal(moves.list_mut());
+/// moves.next_move(); // only `OrderedMoves` has `next_move`
+/// ```
+///
+/// while the scored list hands them out:
+///
+/// ```
+/// use ferrimax::chess::Board;
+/// use ferrimax::search::ordering::UnscoredMoves;
+/// let board = Board::startpos();
+/// let mut moves = UnscoredMoves::new();
+/// board.generate_legal(moves.list_mut());
+/// let mut ordered = moves.score_captures(&board);
+/// assert_eq!(std::iter::from_fn(|| ordered.next_move()).count(), 20);
+/// ```
+///
+/// Neither buffer is cleared beforehand, and the ordered list borrows them instead of
+/// taking them over: at every node, copying a 1 KB list or clearing a 1 KB array costs a
+/// few percent of the search. Both are [`FixedList`]s, whose unwritten capacity cannot be
+/// read.
+pub struct UnscoredMoves {
     moves: MoveList,
-    scores: [MaybeUninit<i32>; MAX_MOVES],
-    next: usize,
+    /// Written only by scoring, one entry per move.
+    scores: FixedList<i32>,
 }
 
-impl OrderedMoves {
+impl UnscoredMoves {
     /// An empty list, to be filled through `list_mut` and then scored.
     #[inline]
-    pub fn new() -> OrderedMoves {
-        OrderedMoves {
+    pub fn new() -> UnscoredMoves {
+        UnscoredMoves {
             moves: MoveList::new(),
-            scores: [const { MaybeUninit::uninit() }; MAX_MOVES],
-            next: 0,
+            scores: FixedList::new(),
         }
     }
 
-    /// The moves, for the generator to fill (before scoring).
+    /// The moves, for the generator to fill.
     #[inline]
     pub fn list_mut(&mut self) -> &mut MoveList {
         &mut self.moves
@@ -114,16 +137,18 @@ impl OrderedMoves {
     }
 
     /// Scores the moves of a full-width node.
+    #[inline]
     pub fn score_all(
         &mut self,
         board: &Board,
         hash_move: PackedMove,
         killers: &[Move; 2],
         history: &History,
-    ) {
+    ) -> OrderedMoves<'_> {
         let side = board.side_to_move();
-        for (i, &m) in self.moves.iter().enumerate() {
-            let score = if hash_move.matches(m) {
+        self.scores.clear();
+        for &m in self.moves.iter() {
+            self.scores.push(if hash_move.matches(m) {
                 HASH_MOVE_SCORE
             } else if m.promoted().is_some_and(|p| p != PieceType::Queen) {
                 UNDER_PROMOTION_SCORE + mvv_lva(board, m)
@@ -139,56 +164,67 @@ impl OrderedMoves {
                 KILLER_SCORE
             } else {
                 history.get(side, m)
-            };
-            self.scores[i] = MaybeUninit::new(score);
+            });
         }
+        self.ordered()
     }
 
     /// Scores captures for quiescence by MVV/LVA, under-promotions last.
-    pub fn score_captures(&mut self, board: &Board) {
-        for (i, &m) in self.moves.iter().enumerate() {
+    #[inline]
+    pub fn score_captures(&mut self, board: &Board) -> OrderedMoves<'_> {
+        self.scores.clear();
+        for &m in self.moves.iter() {
             let under = m.promoted().is_some_and(|p| p != PieceType::Queen);
-            let score = mvv_lva(board, m) + if under { UNDER_PROMOTION_SCORE } else { 0 };
-            self.scores[i] = MaybeUninit::new(score);
+            self.scores
+                .push(mvv_lva(board, m) + if under { UNDER_PROMOTION_SCORE } else { 0 });
+        }
+        self.ordered()
+    }
+
+    /// The scored moves, best first.
+    #[inline]
+    fn ordered(&mut self) -> OrderedMoves<'_> {
+        debug_assert_eq!(self.moves.len(), self.scores.len());
+        OrderedMoves {
+            moves: self.moves.as_mut_slice(),
+            scores: self.scores.as_mut_slice(),
+            next: 0,
         }
     }
+}
 
-    /// The score of entry `i`, which must have been scored.
-    #[inline]
-    fn score(&self, i: usize) -> i32 {
-        debug_assert!(i < self.moves.len());
-        // SAFETY: every caller scores all `len` entries (`score_all`/`score_captures`)
-        // before asking for moves, and `i < len` here.
-        unsafe { self.scores[i].assume_init() }
+impl Default for UnscoredMoves {
+    fn default() -> Self {
+        Self::new()
     }
+}
 
-    /// The best remaining move. The moves must have been scored.
+/// Scored moves, handed out best first (selection sort: after a cutoff the rest never
+/// needs sorting). Made only by scoring an [`UnscoredMoves`], so every move has its score.
+pub struct OrderedMoves<'a> {
+    moves: &'a mut [Move],
+    /// `scores[i]` belongs to `moves[i]`; both are swapped together.
+    scores: &'a mut [i32],
+    next: usize,
+}
+
+impl OrderedMoves<'_> {
+    /// The best remaining move (the first of equals).
     #[inline]
     pub fn next_move(&mut self) -> Option<Move> {
-        let n = self.moves.len();
-        if self.next >= n {
-            return None;
-        }
-        let mut best = self.next;
-        let mut best_score = self.score(best);
-        for i in self.next + 1..n {
-            let score = self.score(i);
+        let first = self.next;
+        let mut best_score = *self.scores.get(first)?;
+        let mut best = first;
+        for (i, &score) in self.scores.iter().enumerate().skip(first + 1) {
             if score > best_score {
                 best = i;
                 best_score = score;
             }
         }
-        let moves = self.moves.as_mut_slice();
-        moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
+        self.moves.swap(first, best);
+        self.scores.swap(first, best);
         self.next += 1;
-        Some(moves[self.next - 1])
-    }
-}
-
-impl Default for OrderedMoves {
-    fn default() -> Self {
-        Self::new()
+        Some(self.moves[first])
     }
 }
 

@@ -13,7 +13,8 @@
 //! several search threads share one table later.
 
 use crate::chess::{Board, Move, PieceType, Square};
-use std::alloc::{Layout, alloc_zeroed, dealloc, handle_alloc_error};
+use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::fmt;
 use std::ptr::NonNull;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -23,6 +24,91 @@ pub const DEFAULT_HASH_MB: usize = 64;
 
 const ENTRIES_PER_BUCKET: usize = 4;
 const ENTRY_BYTES: usize = 16;
+
+/// The table may take at most this share (numerator / denominator) of the machine's
+/// physical memory. Linux lends more memory than it has (overcommit): a table that is
+/// allocated but does not fit in RAM gets the engine killed hours later, when the search
+/// has filled it. A quarter is left to the OS, the GUI and the opponent engine.
+const PHYSICAL_SHARE: (usize, usize) = (3, 4);
+/// The cap used on Linux when `/proc/meminfo` cannot be read (no `/proc` mounted): a size
+/// that fits on any machine that still runs chess GUIs, and is plenty for the search.
+const UNKNOWN_MEMORY_LIMIT_MB: usize = 4096;
+
+/// The table could not be allocated at the size asked for (the allocator refused, or
+/// the size does not fit in the address space).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    pub megabytes: usize,
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} MB cannot be allocated", self.megabytes)
+    }
+}
+
+impl std::error::Error for AllocError {}
+
+/// The sizes to try for a request, largest first: the request capped at `limit_mb`, then
+/// halves of it down to 1 MB.
+fn sizes_to_try(requested_mb: usize, limit_mb: usize) -> impl Iterator<Item = usize> {
+    let first = requested_mb.min(limit_mb).max(1);
+    std::iter::successors(Some(first), |&mb| (mb > 1).then_some(mb / 2))
+}
+
+/// The largest size from [`sizes_to_try`] that `allocate` accepts, with what it made;
+/// the error of the last (1 MB) attempt when none does.
+pub fn largest_fitting<T>(
+    requested_mb: usize,
+    limit_mb: usize,
+    mut allocate: impl FnMut(usize) -> Result<T, AllocError>,
+) -> Result<(T, usize), AllocError> {
+    let mut failure = AllocError {
+        megabytes: requested_mb,
+    };
+    for mb in sizes_to_try(requested_mb, limit_mb) {
+        match allocate(mb) {
+            Ok(made) => return Ok((made, mb)),
+            Err(error) => {
+                log::debug!("hash table: {error}");
+                failure = error;
+            }
+        }
+    }
+    Err(failure)
+}
+
+/// MemTotal of `/proc/meminfo`, in MB.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn mem_total_mb(meminfo: &str) -> Option<usize> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let mut words = line.split_whitespace().skip(1);
+    let kilobytes: usize = words.next()?.parse().ok()?;
+    (words.next() == Some("kB")).then_some(kilobytes >> 10)
+}
+
+/// [`PHYSICAL_SHARE`] of a machine with `physical_mb` of memory (unknown: the fallback).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn limit_for_physical(physical_mb: Option<usize>) -> usize {
+    let (numerator, denominator) = PHYSICAL_SHARE;
+    physical_mb.map_or(UNKNOWN_MEMORY_LIMIT_MB, |mb| {
+        (mb / denominator * numerator).max(1)
+    })
+}
+
+/// The largest table this machine should hold, in MB: [`PHYSICAL_SHARE`] of MemTotal.
+#[cfg(target_os = "linux")]
+pub fn memory_limit_mb() -> usize {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    limit_for_physical(meminfo.as_deref().and_then(mem_total_mb))
+}
+
+/// Elsewhere the allocator's refusal is the only limit: Windows does not lend memory it
+/// cannot back, so a table too large fails at allocation instead of later.
+#[cfg(not(target_os = "linux"))]
+pub fn memory_limit_mb() -> usize {
+    usize::MAX
+}
 
 /// Whether a stored score is exact or only a bound.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -181,18 +267,36 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one bucket). The memory comes from the
-    /// allocator already zeroed, so the OS maps it lazily and a large table does not delay
-    /// start-up.
+    /// A table of about `megabytes` MB (at least one bucket), for tools and tests that ask
+    /// for a small one; the engine itself sizes its table with [`Self::largest_fitting`].
+    ///
+    /// # Panics
+    /// When the memory cannot be allocated.
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let buckets = (megabytes.max(1) << 20) / (ENTRY_BYTES * ENTRIES_PER_BUCKET);
-        TranspositionTable {
-            buckets: BucketArray::zeroed(buckets.max(1)),
+        TranspositionTable::try_new(megabytes).unwrap_or_else(|error| panic!("hash table: {error}"))
+    }
+
+    /// A table of about `megabytes` MB (at least one bucket), or an error when the memory
+    /// cannot be had. The memory comes from the allocator already zeroed, so the OS maps it
+    /// lazily and a large table does not delay start-up.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, AllocError> {
+        let error = AllocError { megabytes };
+        let buckets = megabytes.max(1).checked_mul(1 << 20).ok_or(error)?
+            / (ENTRY_BYTES * ENTRIES_PER_BUCKET);
+        Ok(TranspositionTable {
+            buckets: BucketArray::try_zeroed(buckets.max(1)).ok_or(error)?,
             game_keys: Mutex::new(Vec::new()),
             overflow: Mutex::new(Vec::new()),
             has_overflow: false.into(),
             age: 0.into(),
-        }
+        })
+    }
+
+    /// The largest table of at most `requested_mb` that this machine can hold, and its
+    /// size in MB. The request is capped at [`memory_limit_mb`], then halved until the
+    /// allocation succeeds; an error only when not even 1 MB can be had.
+    pub fn largest_fitting(requested_mb: usize) -> Result<(TranspositionTable, usize), AllocError> {
+        largest_fitting(requested_mb, memory_limit_mb(), TranspositionTable::try_new)
     }
 
     /// Size in MB as allocated.
@@ -201,13 +305,22 @@ impl TranspositionTable {
     }
 
     /// A table of a new size holding the same game positions (search results are not
-    /// carried over).
-    pub fn resized(&self, megabytes: usize) -> TranspositionTable {
-        let table = TranspositionTable::new(megabytes);
+    /// carried over), or an error when the memory cannot be had (this table is untouched).
+    pub fn try_resized(&self, megabytes: usize) -> Result<TranspositionTable, AllocError> {
+        let table = TranspositionTable::try_new(megabytes)?;
         for key in self.game_positions() {
             table.insert_game_position(key);
         }
-        table
+        Ok(table)
+    }
+
+    /// [`Self::largest_fitting`] holding the same game positions: the table to use when
+    /// the GUI asks for `requested_mb`, and its size in MB.
+    pub fn resized_to_fit(
+        &self,
+        requested_mb: usize,
+    ) -> Result<(TranspositionTable, usize), AllocError> {
+        largest_fitting(requested_mb, memory_limit_mb(), |mb| self.try_resized(mb))
     }
 
     #[inline]
@@ -398,18 +511,13 @@ unsafe impl Send for BucketArray {}
 unsafe impl Sync for BucketArray {}
 
 impl BucketArray {
-    fn zeroed(len: usize) -> BucketArray {
+    /// `len` empty buckets, or `None` when the allocator refuses (or the size overflows).
+    fn try_zeroed(len: usize) -> Option<BucketArray> {
         let bucket = std::mem::size_of::<Bucket>();
-        let bytes = len
-            .checked_mul(bucket)
-            .and_then(|b| b.checked_add(bucket))
-            .expect("table size fits in memory");
-        let layout = Layout::from_size_align(bytes, 16).expect("table size fits in memory");
+        let bytes = len.checked_mul(bucket)?.checked_add(bucket)?;
+        let layout = Layout::from_size_align(bytes, 16).ok()?;
         // SAFETY: the layout has non-zero size.
-        let raw = unsafe { alloc_zeroed(layout) };
-        let Some(raw) = NonNull::new(raw) else {
-            handle_alloc_error(layout)
-        };
+        let raw = NonNull::new(unsafe { alloc_zeroed(layout) })?;
         let offset = raw.as_ptr().align_offset(std::mem::align_of::<Bucket>());
         assert!(
             offset < bucket,
@@ -417,19 +525,19 @@ impl BucketArray {
         );
         // SAFETY: `offset + len * bucket <= bytes`, so the array lies inside the block.
         let buckets = unsafe { NonNull::new_unchecked(raw.as_ptr().add(offset) as *mut Bucket) };
-        BucketArray {
+        Some(BucketArray {
             raw,
             layout,
             buckets,
             len,
-        }
+        })
     }
 }
 
 impl std::ops::Deref for BucketArray {
     type Target = [Bucket];
     fn deref(&self) -> &[Bucket] {
-        // SAFETY: `len` aligned buckets lie in the block (see `zeroed`); all-zero bytes are
+        // SAFETY: `len` aligned buckets lie in the block (see `try_zeroed`); all-zero bytes are
         // a valid `Bucket` (every atomic zero: an empty slot); the block lives as long as
         // `self`.
         unsafe { std::slice::from_raw_parts(self.buckets.as_ptr(), self.len) }
@@ -555,7 +663,7 @@ mod tests {
         let tt = TranspositionTable::new(1);
         tt.insert_game_position(77);
         tt.store(78, some_move(), 1, 1, Bound::Exact);
-        let bigger = tt.resized(4);
+        let bigger = tt.try_resized(4).unwrap();
         assert_eq!(bigger.megabytes(), 4);
         assert_eq!(bigger.probe(77), Probe::GamePosition);
         assert_eq!(bigger.probe(78), Probe::Miss);
@@ -565,5 +673,107 @@ mod tests {
         assert_eq!(bigger.probe(78), Probe::Miss);
         bigger.clear_game_positions();
         assert_eq!(bigger.probe(77), Probe::Miss);
+    }
+
+    /// An allocator that grants up to `available` MB.
+    fn grant_up_to(available: usize) -> impl FnMut(usize) -> Result<usize, AllocError> {
+        move |mb| {
+            if mb <= available {
+                Ok(mb)
+            } else {
+                Err(AllocError { megabytes: mb })
+            }
+        }
+    }
+
+    #[test]
+    fn largest_fitting_caps_then_halves_until_the_allocator_agrees() {
+        // (name, requested, limit, the allocator grants up to, expected size)
+        let cases = [
+            ("fits as asked", 64, 18_000, 1 << 20, Ok(64)),
+            ("zero means the least", 0, 18_000, 1 << 20, Ok(1)),
+            (
+                "capped at the limit",
+                99_999_999,
+                18_000,
+                1 << 20,
+                Ok(18_000),
+            ),
+            ("halved once", 30_000, 1 << 20, 20_000, Ok(15_000)),
+            ("halved down to 1 MB", 1024, 1 << 20, 1, Ok(1)),
+            ("limit then halved", 65_536, 18_000, 5_000, Ok(4_500)),
+            ("odd sizes round down", 1001, 1 << 20, 300, Ok(250)),
+            ("huge request", usize::MAX, usize::MAX, 4096, Ok(4095)),
+            (
+                "nothing fits",
+                64,
+                18_000,
+                0,
+                Err(AllocError { megabytes: 1 }),
+            ),
+        ];
+        for (name, requested, limit, available, expected) in cases {
+            let got = largest_fitting(requested, limit, grant_up_to(available));
+            assert_eq!(
+                got.map(|(made, mb)| {
+                    assert_eq!(made, mb, "{name}");
+                    mb
+                }),
+                expected,
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn physical_memory_limit() {
+        let meminfo = "MemTotal:       24684084 kB\nMemFree:        1000 kB\n";
+        let cases = [
+            ("this machine", meminfo, Some(24_105)),
+            (
+                "MemTotal not first",
+                "MemFree: 1 kB\nMemTotal: 2048 kB\n",
+                Some(2),
+            ),
+            ("no MemTotal", "MemFree: 1 kB\n", None),
+            ("not a number", "MemTotal: lots kB\n", None),
+            ("unknown unit", "MemTotal: 2048 MB\n", None),
+            ("empty", "", None),
+        ];
+        for (name, text, expected) in cases {
+            assert_eq!(mem_total_mb(text), expected, "{name}");
+        }
+        assert_eq!(limit_for_physical(Some(24_105)), 18_078);
+        assert_eq!(
+            limit_for_physical(Some(1)),
+            1,
+            "a tiny machine still gets 1 MB"
+        );
+        assert_eq!(limit_for_physical(None), UNKNOWN_MEMORY_LIMIT_MB);
+        assert!(memory_limit_mb() >= 1);
+    }
+
+    #[test]
+    fn impossible_sizes_are_errors_not_aborts() {
+        for megabytes in [usize::MAX, usize::MAX >> 20, 1 << 40] {
+            assert_eq!(
+                TranspositionTable::try_new(megabytes).err(),
+                Some(AllocError { megabytes }),
+                "{megabytes} MB"
+            );
+        }
+        let tt = TranspositionTable::new(1);
+        tt.insert_game_position(77);
+        assert!(tt.try_resized(1 << 40).is_err());
+        assert_eq!(
+            tt.megabytes(),
+            1,
+            "a failed resize leaves the table as it was"
+        );
+        assert_eq!(tt.probe(77), Probe::GamePosition);
+        let (fitted, megabytes) = tt.resized_to_fit(1 << 40).unwrap();
+        assert_eq!(fitted.megabytes(), megabytes);
+        assert!(megabytes <= memory_limit_mb(), "{megabytes} MB");
+        assert_eq!(fitted.probe(77), Probe::GamePosition);
     }
 }
