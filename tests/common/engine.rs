@@ -1,4 +1,6 @@
-//! Drives the real `ferrimax` binary over pipes, as a GUI would.
+//! Drives the real `ferrimax` binary over pipes, as a GUI would: for what only a real
+//! process shows (start-up, exit, signals, wall-clock budgets). The protocol itself is
+//! tested in process with `common::game`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -19,20 +21,13 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
-        Engine::start_with_env(&[])
-    }
-
-    pub fn start_with_env(env: &[(&str, &str)]) -> Engine {
         let started = Instant::now();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_ferrimax"));
-        command
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrimax"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        for (k, v) in env {
-            command.env(k, v);
-        }
-        let mut child = command.spawn().expect("start ferrimax");
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ferrimax");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, lines) = channel();
         std::thread::spawn(move || {
@@ -136,21 +131,6 @@ impl Engine {
         self.expect_line(&format!("pong {n}"))
     }
 
-    /// Asserts no line satisfying `pred` arrives within `window`; returns what did arrive.
-    pub fn assert_none(&mut self, window: Duration, pred: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + window;
-        let mut seen = Vec::new();
-        while let Some(line) = self.next_line(deadline.saturating_duration_since(Instant::now())) {
-            assert!(
-                !pred(&line),
-                "unexpected line {line:?}; transcript:\n{}",
-                self.transcript.join("\n")
-            );
-            seen.push(line);
-        }
-        seen
-    }
-
     /// Waits for the process to exit; returns how long it took and its status.
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<(Duration, std::process::ExitStatus)> {
         let start = Instant::now();
@@ -161,20 +141,6 @@ impl Engine {
             std::thread::sleep(Duration::from_millis(2));
         }
         None
-    }
-
-    /// Asserts the engine never answered `Error (...)` or `Illegal move` so far.
-    pub fn assert_no_error_replies(&self) {
-        let errors: Vec<&String> = self
-            .transcript
-            .iter()
-            .filter(|l| l.starts_with("< Error") || l.starts_with("< Illegal"))
-            .collect();
-        assert!(errors.is_empty(), "{errors:?}");
-    }
-
-    pub fn dump(&self) -> String {
-        self.transcript.join("\n")
     }
 }
 
