@@ -12,6 +12,7 @@ impl Game {
     /// starts over.
     pub(super) fn position_changed(&mut self) {
         self.excluded.clear();
+        self.expected_reply = None;
         self.refresh_analysis();
     }
 

@@ -1,4 +1,6 @@
-//! Drives the real `ferrimax` binary over pipes, as a GUI would.
+//! Drives the real `ferrimax` binary over pipes, as a GUI would: for what only a real
+//! process shows (start-up, exit, signals, wall-clock budgets). The protocol itself is
+//! tested in process with `common::game`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -19,20 +21,13 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
-        Engine::start_with_env(&[])
-    }
-
-    pub fn start_with_env(env: &[(&str, &str)]) -> Engine {
         let started = Instant::now();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_ferrimax"));
-        command
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrimax"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        for (k, v) in env {
-            command.env(k, v);
-        }
-        let mut child = command.spawn().expect("start ferrimax");
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ferrimax");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, lines) = channel();
         std::thread::spawn(move || {
@@ -136,6 +131,18 @@ impl Engine {
         self.expect_line(&format!("pong {n}"))
     }
 
+    /// Waits for the process to exit; returns how long it took and its status.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<(Duration, std::process::ExitStatus)> {
+        let start = Instant::now();
+        while start.elapsed() < timeout {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some((start.elapsed(), status));
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        None
+    }
+
     /// Asserts no line satisfying `pred` arrives within `window`; returns what did arrive.
     pub fn assert_none(&mut self, window: Duration, pred: impl Fn(&str) -> bool) -> Vec<String> {
         let deadline = Instant::now() + window;
@@ -149,18 +156,6 @@ impl Engine {
             seen.push(line);
         }
         seen
-    }
-
-    /// Waits for the process to exit; returns how long it took and its status.
-    pub fn wait_exit(&mut self, timeout: Duration) -> Option<(Duration, std::process::ExitStatus)> {
-        let start = Instant::now();
-        while start.elapsed() < timeout {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Some((start.elapsed(), status));
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        None
     }
 
     /// Asserts the engine never answered `Error (...)` or `Illegal move` so far.

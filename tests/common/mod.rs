@@ -37,3 +37,4 @@ pub fn board_after(moves: &[&str]) -> Board {
 }
 
 pub mod engine;
+pub mod game;

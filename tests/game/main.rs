@@ -1,0 +1,16 @@
+//! The game manager driven in process (see `common::game`): the protocol's behaviour,
+//! line by line and with exact replies, without starting the binary. What needs a real
+//! process (start-up, signals, exit, logging, wall-clock budgets) stays in
+//! `tests/protocol_process.rs`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod basics;
+mod ics;
+mod modes;
+mod play;
+mod positions;
+
+/// No output at all.
+pub const SILENT: [&str; 0] = [];

@@ -1,0 +1,300 @@
+//! Analyze mode, exclusions, pondering and the smaller commands (hint, bk, memory,
+//! options, debug comments).
+
+use crate::SILENT;
+use crate::common::board_after;
+use crate::common::game::{Driver, ThinkingLine, is_move, is_thinking_line};
+use crate::positions::*;
+use ferrimax::chess::Board;
+
+/// The first line of a search that started over.
+const FIRST_DEPTH: u32 = 1;
+/// Deep enough that the search has a reply to expect (a PV of two moves or more) when
+/// `?` stops it.
+const PONDER_READY_DEPTH: u32 = 3;
+
+fn depth_of(line: &str) -> u32 {
+    ThinkingLine::parse(line).depth
+}
+
+/// The next thinking line, which must be the first of a search that started over.
+fn wait_restart(d: &mut Driver) -> String {
+    let line = d.wait_thinking();
+    assert_eq!(depth_of(&line), FIRST_DEPTH, "not a new search: {line}");
+    line
+}
+
+/// Analysis runs until told otherwise, answers `.` with `stat01` and `ping` at once, and
+/// never prints a move.
+#[test]
+fn analyze_searches_until_told_and_answers_dot_and_ping() {
+    const STAT01_NUMBERS: usize = 5;
+    let mut d = Driver::new();
+    d.send_all(&["new", "force", "post"]);
+    assert_eq!(d.send("analyze"), SILENT);
+    let (_, before) = d.wait_for(is_thinking_line);
+    assert_eq!(before, SILENT);
+    let stat = d.send_now(".");
+    assert_eq!(stat.len(), 1, "{stat:?}");
+    let fields: Vec<&str> = stat[0].split_whitespace().collect();
+    assert_eq!(fields[0], "stat01:", "{stat:?}");
+    let numbers = &fields[1..=STAT01_NUMBERS];
+    assert!(numbers.iter().all(|f| f.parse::<u64>().is_ok()), "{stat:?}");
+    if let Some(current) = fields.get(STAT01_NUMBERS + 1) {
+        assert!(Board::startpos().parse_san(current).is_ok(), "{stat:?}");
+    }
+    assert_eq!(d.send_now("ping 5"), ["pong 5"]);
+    // Still analysing: more thinking lines come, and never a move.
+    let (_, before) = d.wait_for(is_thinking_line);
+    assert!(before.iter().all(|l| !is_move(l)), "{before:?}");
+    assert_eq!(d.send_now("exit"), SILENT);
+    assert_eq!(d.drain(), SILENT, "thinking lines after exit");
+    assert_eq!(d.send("."), SILENT, "stat01 outside analysis");
+}
+
+/// Analysis starts over when the position or the allowed root moves change.
+#[test]
+fn analyze_restarts_on_moves_and_honours_exclusions() {
+    const LINES_CHECKED: usize = 5;
+    let mut d = Driver::new();
+    d.send_all(&["new", "force", "post", "analyze"]);
+    d.wait_thinking();
+    // After 1.e4 the analysis is about Black's replies.
+    assert_eq!(d.send_now("usermove e2e4"), SILENT);
+    let line = wait_restart(&mut d);
+    let after_e4 = board_after(&["e2e4"]);
+    let first = ThinkingLine::parse(&line).first_move().to_string();
+    assert!(after_e4.parse_san(&first).is_ok(), "{line}");
+    // Only d7d5 is allowed at the root.
+    assert_eq!(d.send_now("exclude all"), SILENT);
+    assert_eq!(d.send_now("include d7d5"), SILENT);
+    wait_restart(&mut d);
+    for _ in 0..LINES_CHECKED {
+        let line = d.wait_thinking();
+        assert_eq!(ThinkingLine::parse(&line).first_move(), "d5", "{line}");
+    }
+    // undo goes back to the start position, and the exclusions lapse.
+    assert_eq!(d.send_now("undo"), SILENT);
+    let line = wait_restart(&mut d);
+    let first = ThinkingLine::parse(&line).first_move().to_string();
+    assert!(Board::startpos().parse_san(&first).is_ok(), "{line}");
+    // A new table size starts the analysis over too.
+    assert_eq!(d.send_now("option Hash=16"), SILENT);
+    wait_restart(&mut d);
+    assert_eq!(d.send_now("exit"), SILENT);
+    assert_eq!(d.drain(), SILENT);
+}
+
+/// Exclusions bind the engine's own move too; with every move excluded it does not
+/// search at all.
+#[test]
+fn exclusions_bind_the_engines_move() {
+    let mut d = Driver::new();
+    d.send_all(&["new", "force", SHALLOW, "exclude e2e4"]);
+    let lines = d.send("go");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(is_move(&lines[0]) && lines[0] != WHITE_OPENS, "{lines:?}");
+
+    let mut d = Driver::new();
+    d.send_all(&["new", "force", SHALLOW, "exclude all"]);
+    assert_eq!(d.send("go"), SILENT);
+    assert!(!d.game().is_thinking());
+    // A move by the GUI lifts the exclusions.
+    d.send_all(&["force", "usermove e2e4"]);
+    assert_eq!(d.send("go"), [REPLY_TO_E4]);
+}
+
+/// A game where the engine (Black) answered 1.e4 with pondering on and now ponders, with
+/// `?` ending its first search so no clock is involved; returns the reply it expects
+/// (from `hint`). `extra` lines come before the game.
+fn engine_pondering(extra: &[&str]) -> (Driver, String) {
+    let mut d = Driver::new();
+    d.send_all(extra);
+    d.send_all(&["new", "hard", "post", ENDLESS]);
+    assert_eq!(d.send_now("usermove e2e4"), SILENT);
+    d.wait_for(|l| is_thinking_line(l) && depth_of(l) >= PONDER_READY_DEPTH);
+    d.send_now("?");
+    let lines = d.settle();
+    assert!(lines.last().is_some_and(|l| is_move(l)), "{lines:?}");
+    let hint = d.send("hint");
+    let expected = match hint.as_slice() {
+        [line] => line.strip_prefix("Hint: ").map(str::to_string),
+        _ => None,
+    };
+    let expected = expected.unwrap_or_else(|| d.fail("no hint"));
+    (d, expected)
+}
+
+/// While pondering, the engine answers `ping` at once, and its thinking lines start with
+/// the reply it expects, so they read from the position the GUI shows.
+#[test]
+fn ponders_after_its_move_and_pong_does_not_wait() {
+    let (mut d, expected) = engine_pondering(&[]);
+    assert!(!d.game().is_thinking());
+    let line = d.wait_thinking();
+    let expected_san = d.board().san(d.board().parse_move(&expected).unwrap());
+    assert_eq!(ThinkingLine::parse(&line).first_move(), expected_san);
+    assert_eq!(d.send_now("ping 8"), ["pong 8"]);
+    let (_, before) = d.wait_for(is_thinking_line);
+    assert!(before.iter().all(|l| !is_move(l)), "{before:?}");
+}
+
+/// The predicted reply turns the ponder search into thinking on the engine's own move
+/// (here ended by `?`, as it has no depth limit); the hit is a `#` comment only once the
+/// GUI accepted `debug`.
+#[test]
+fn ponder_hit_goes_on_as_thinking_and_debug_comments_need_accepted_debug() {
+    let cases: &[(&str, &[&str], bool)] = &[
+        ("debug accepted", &["accepted debug"], true),
+        ("debug never accepted", &[], false),
+        (
+            "debug accepted, then rejected",
+            &["accepted debug", "rejected debug"],
+            false,
+        ),
+    ];
+    for (name, extra, comments) in cases {
+        let (mut d, expected) = engine_pondering(extra);
+        let mut after_hit = d.board().clone();
+        after_hit.make_move(after_hit.parse_move(&expected).unwrap());
+        let hit = d.send_now(&format!("usermove {expected}"));
+        let comment = format!("# ponder hit on {expected}");
+        let want: &[&str] = if *comments { &[&comment] } else { &[] };
+        assert_eq!(hit, want, "{name}");
+        assert!(d.game().is_thinking(), "{name}");
+        assert_eq!(d.send_now("?"), SILENT, "{name}");
+        let lines = d.settle();
+        let m = lines.last().and_then(|l| l.strip_prefix("move "));
+        let m = m.unwrap_or_else(|| d.fail(&format!("{name}: no move")));
+        assert!(after_hit.parse_move(m).is_ok(), "{name}: {m}");
+    }
+}
+
+/// A ponder search that reached its depth limit before the opponent moved: on the hit its
+/// move is played at once, and it is the move its last thinking line expected.
+#[test]
+fn ponder_hit_after_the_ponder_search_ended_plays_its_move_at_once() {
+    let mut d = Driver::new();
+    d.send_all(&["accepted debug", "new", "hard", "post", SHALLOW]);
+    let lines = d.send("usermove e2e4");
+    assert_eq!(lines.last().map(String::as_str), Some(REPLY_TO_E4));
+    let hint = d.send("hint");
+    let expected = hint[0].strip_prefix("Hint: ").expect("a hint").to_string();
+    // The ponder search's last iteration, then its end.
+    let (last, _) = d.wait_for(|l| is_thinking_line(l) && depth_of(l) == 3);
+    let mut ponder_lines = vec![last];
+    ponder_lines.extend(d.wait_search_end());
+    let final_line = ponder_lines.iter().rev().find(|l| is_thinking_line(l));
+    let final_line = ThinkingLine::parse(final_line.expect("a thinking line"));
+    let mut pv = final_line.pv.split_whitespace().skip(1);
+    let answer_san = pv.next().expect("a reply in the ponder line").to_string();
+    let mut after_hit = d.board().clone();
+    after_hit.make_move(after_hit.parse_move(&expected).unwrap());
+    let answer = after_hit.parse_san(&answer_san).unwrap().to_string();
+    assert_eq!(
+        d.send_now(&format!("usermove {expected}")),
+        [
+            format!("# ponder hit on {expected}, search had finished"),
+            format!("move {answer}"),
+        ]
+    );
+}
+
+/// A reply other than the expected one stops the ponder search; the engine thinks anew
+/// and plays a legal move.
+#[test]
+fn ponder_miss_restarts_and_still_plays_legally() {
+    let (mut d, expected) = engine_pondering(&[]);
+    let mut board = d.board().clone();
+    let other = board
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .find(|m| *m != expected)
+        .expect("another move");
+    board.make_move(board.parse_move(&other).unwrap());
+    d.send(SHALLOW);
+    let lines = d.send(&format!("usermove {other}"));
+    let m = lines.last().and_then(|l| l.strip_prefix("move "));
+    let m = m.unwrap_or_else(|| d.fail("no move after a ponder miss"));
+    assert!(
+        board.parse_move(m).is_ok(),
+        "{m} illegal after a ponder miss"
+    );
+}
+
+/// `easy`, `force`, `new` and `result` stop pondering: nothing more is printed.
+#[test]
+fn easy_force_new_and_result_stop_pondering() {
+    for stopper in ["easy", "force", "new", "result 1/2-1/2 {agreed}"] {
+        let (mut d, _) = engine_pondering(&[]);
+        d.wait_thinking();
+        assert_eq!(d.send_now(stopper), SILENT, "{stopper}");
+        assert_eq!(d.drain(), SILENT, "{stopper}");
+        assert!(!d.game().is_thinking(), "{stopper}");
+    }
+}
+
+/// `hint` names a legal reply; `bk` is an empty book (just the terminating empty line);
+/// `memory`, `cores` and a known option are silent, and the game goes on after resizing.
+#[test]
+fn hint_bk_memory_cores_and_options() {
+    let mut d = Driver::new();
+    d.send_all(&["new", SHALLOW]);
+    assert_eq!(d.send("usermove e2e4"), [REPLY_TO_E4]);
+    let hint = d.send("hint");
+    let reply = hint.first().and_then(|l| l.strip_prefix("Hint: "));
+    assert_eq!(hint.len(), 1, "{hint:?}");
+    let reply = reply.unwrap_or_else(|| d.fail("no hint"));
+    assert!(d.board().parse_move(reply).is_ok(), "{reply}");
+    assert_eq!(d.send("bk"), [""]);
+    assert_eq!(
+        d.send_all(&["memory 8", "cores 2", "option Hash=16"]),
+        SILENT
+    );
+    let lines = d.send("usermove d2d4");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(is_move(&lines[0]), "{lines:?}");
+}
+
+/// A hint always comes, also before the engine has searched (then from a short search):
+/// a legal move of the side to move.
+#[test]
+fn hint_comes_even_before_any_search() {
+    let mut d = Driver::new();
+    let lines = d.send_all(&["new", "hint"]);
+    let [hint] = &lines[..] else {
+        panic!("one hint expected: {lines:?}")
+    };
+    let m = hint.strip_prefix("Hint: ").expect("a hint line");
+    assert!(Board::startpos().parse_move(m).is_ok(), "{hint}");
+}
+
+/// A hint is the reply the engine's last search expected in the current position; after
+/// the position changes, that reply is forgotten and the hint comes from a fresh short
+/// search of the new position (before the fix it was `b1c3`, the reply expected after
+/// 1.e4 d5, still legal at the start).
+#[test]
+fn no_stale_hint_after_the_position_changes() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "setboard",
+            &[
+                "force",
+                "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            ],
+        ),
+        ("undo to the start", &["force", "undo", "undo"]),
+    ];
+    for (name, change) in cases {
+        let mut d = Driver::new();
+        d.send_all(&["new", SHALLOW]);
+        assert_eq!(d.send("usermove e2e4"), [REPLY_TO_E4]);
+        let expected = d.send("hint");
+        assert_eq!(expected.len(), 1, "{name}: a hint after the search");
+        d.send_all(change);
+        let fresh = d.send("hint");
+        let fresh_search = Driver::new().send_all(&["new", "hint"]);
+        assert_eq!(fresh, fresh_search, "{name}: after {expected:?}");
+    }
+}

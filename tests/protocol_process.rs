@@ -1,0 +1,471 @@
+//! What only the real binary shows, driven over pipes as a GUI would: its start-up and
+//! handshake, exit on `quit`, end of input and signals, logs kept off stdout, and time
+//! budgets measured on the wall clock. Everything else about the protocol is tested in
+//! process, line by line (`tests/game`).
+
+mod common;
+
+use common::engine::{Engine, PROMPT};
+use common::game::Driver;
+use ferrimax::chess::Board;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+// ------------------------------------------------------------- start-up
+
+/// The binary's handshake is the game manager's, line for line (checked in process),
+/// starting with `feature done=0` so the GUI waits for the rest.
+#[test]
+fn handshake_of_the_real_binary_is_the_game_managers() {
+    let mut e = Engine::start();
+    e.send_all(&["xboard", "protover 2"]);
+    let first = e.next_line(PROMPT).expect("a reply to protover");
+    assert_eq!(first, "feature done=0");
+    let mut lines = vec![first];
+    lines.extend(e.expect_line("feature done=1"));
+    lines.push("feature done=1".to_string());
+    let expected = Driver::new().send_all(&["xboard", "protover 2"]);
+    assert_eq!(lines, expected);
+}
+
+#[test]
+fn startup_is_fast_even_with_a_one_gigabyte_hash() {
+    let mut e = Engine::start();
+    e.send("xboard\nprotover 2");
+    let (at, _) = loop {
+        let (at, line) = e.next_timed(PROMPT).expect("features");
+        if line == "feature done=1" {
+            break (at, line);
+        }
+    };
+    let startup = at - e.started;
+    e.send("memory 1024");
+    e.send("option Hash=1024");
+    let sent = Instant::now();
+    e.sync(1);
+    let resize = sent.elapsed();
+    eprintln!(
+        "done=1 after {startup:?} from process start; memory/Hash 1024 + ping took {resize:?}"
+    );
+    // The design number is 20-50 ms; the test allows for a loaded CI machine.
+    assert!(startup < Duration::from_millis(1000), "{startup:?}");
+    assert!(resize < Duration::from_millis(1000), "{resize:?}");
+}
+
+// ------------------------------------------------------------- exit, signals, logs
+
+/// Waits until a search has reported (with `post` on): it is running.
+fn wait_for_thinking(e: &mut Engine) {
+    e.wait_for(PROMPT, |l| l.starts_with(|c: char| c.is_ascii_digit()));
+}
+
+#[test]
+fn quit_and_end_of_input_exit_quickly_even_mid_search() {
+    for ending in ["quit", "eof"] {
+        let mut e = Engine::ready();
+        e.send_all(&["new", "post", "st 60", "go"]);
+        wait_for_thinking(&mut e);
+        if ending == "quit" {
+            e.send("quit");
+        } else {
+            e.close_stdin();
+        }
+        let (took, status) = e
+            .wait_exit(Duration::from_secs(5))
+            .expect("the engine exits");
+        eprintln!("{ending} mid-search: exit after {took:?}");
+        assert!(status.success(), "{ending}: {status:?}");
+        assert!(took < Duration::from_millis(500), "{ending}: {took:?}");
+    }
+}
+
+#[cfg(unix)]
+fn signal(e: &Engine, name: &str) {
+    let pid = e.child.id().to_string();
+    let ok = std::process::Command::new("kill")
+        .args(["-s", name, &pid])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -s {name}");
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_is_ignored_and_sigterm_exits_quickly() {
+    let mut e = Engine::ready();
+    e.send_all(&["new", "post", "st 60", "go"]);
+    wait_for_thinking(&mut e);
+    signal(&e, "INT");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        e.child.try_wait().unwrap().is_none(),
+        "SIGINT killed the engine"
+    );
+    e.send("?");
+    e.expect_move(PROMPT);
+    e.sync(1);
+    e.send("go");
+    wait_for_thinking(&mut e);
+    signal(&e, "TERM");
+    let (took, status) = e
+        .wait_exit(Duration::from_secs(5))
+        .expect("SIGTERM ends the engine");
+    eprintln!("SIGTERM mid-search: exit after {took:?}");
+    assert!(status.success(), "{status:?}");
+    assert!(took < Duration::from_millis(500), "{took:?}");
+}
+
+/// With `RUST_LOG=debug` the logs go to stderr, and stdout carries exactly the protocol
+/// lines the game manager writes in process.
+#[test]
+fn logs_go_to_stderr_and_stdout_carries_only_the_protocol() {
+    let script = [
+        "xboard",
+        "protover 2",
+        "accepted debug",
+        "new",
+        "force",
+        "cores 2",
+        "rejected colors",
+        "setboard junk",
+        "ping 1",
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrimax"))
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ferrimax");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    for line in script.iter().chain(&["quit"]) {
+        writeln!(stdin, "{line}").expect("write to engine");
+    }
+    drop(stdin);
+    let output = child.wait_with_output().expect("ferrimax runs");
+    assert!(output.status.success(), "{:?}", output.status);
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8 stdout");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let expected = Driver::new().send_all(&script);
+    assert_eq!(stdout.lines().collect::<Vec<_>>(), expected);
+    for logged in ["cores 2", "rejected feature colors", "setboard refused"] {
+        assert!(stderr.contains(logged), "{logged:?} not logged:\n{stderr}");
+    }
+}
+
+// ------------------------------------------------------------- wall-clock budgets
+
+/// Sends `setup`, then `trigger`, and returns the engine's move and how long it took.
+fn timed_move(setup: &[&str], trigger: &str) -> (String, Duration) {
+    let mut e = Engine::ready();
+    e.send_all(setup);
+    e.sync(1);
+    let start = Instant::now();
+    e.send(trigger);
+    let m = e.expect_move(Duration::from_secs(60));
+    (m, start.elapsed())
+}
+
+/// Each clock situation: the move must come well inside the time on the clock.
+#[test]
+fn clock_budgets_never_run_the_clock_out() {
+    let cases: &[(&str, &[&str], Duration)] = &[
+        (
+            "40 moves in 30 s, 30 s left",
+            &["new", "level 40 0:30 0", "time 3000", "otim 3000"],
+            Duration::from_secs(30),
+        ),
+        (
+            "2 min + 12 s, 2 s left",
+            &["new", "level 0 2 12", "time 200", "otim 200"],
+            Duration::from_secs(2),
+        ),
+        (
+            "30 s + 0.5 s, 1 s left",
+            &["new", "level 0 0:30 0.5", "time 100", "otim 100"],
+            Duration::from_secs(1),
+        ),
+        (
+            "10 s + 0.1 s, 0.3 s left",
+            &["new", "level 0 0:10 0.1", "time 30", "otim 30"],
+            Duration::from_millis(300),
+        ),
+        (
+            "zero on the clock",
+            &["new", "level 0 1 0", "time 0", "otim 100"],
+            Duration::from_millis(300),
+        ),
+        (
+            "negative clock",
+            &["new", "level 0 1 0", "time -20", "otim 100"],
+            Duration::from_millis(300),
+        ),
+    ];
+    for (name, setup, clock) in cases {
+        let (m, took) = timed_move(setup, "usermove e2e4");
+        eprintln!("{name}: {m} after {took:?}");
+        assert!(took < *clock, "{name}: {took:?} of {clock:?}");
+    }
+}
+
+/// `plies` moves of a seeded random game that repeats no position and does not end.
+fn quiet_random_game(plies: usize) -> Vec<String> {
+    use ferrimax::chess::repetition_count;
+    let mut seed: u64 = 12345;
+    'retry: loop {
+        let mut board = Board::startpos();
+        let mut keys = Vec::new();
+        let mut moves = Vec::new();
+        while moves.len() < plies {
+            let legal = board.legal_moves();
+            let candidates: Vec<_> = legal
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let mut b = board.clone();
+                    b.make_move(m);
+                    let mut k = keys.clone();
+                    k.push(board.key());
+                    b.ending(&k).is_none() && repetition_count(&k, b.key(), b.halfmove_clock()) == 1
+                })
+                .collect();
+            if candidates.is_empty() {
+                seed += 1;
+                continue 'retry;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = candidates[(seed >> 33) as usize % candidates.len()];
+            keys.push(board.key());
+            board.make_move(m);
+            moves.push(m.to_string());
+        }
+        return moves;
+    }
+}
+
+#[test]
+fn last_move_before_the_time_control_keeps_a_reserve() {
+    // 40 moves per session; 39 moves of each side are played in force mode, so the
+    // engine's next move (White's 40th) is the last one before the control, with 1 s left.
+    let mut setup: Vec<String> = vec!["new".into(), "level 40 0:10 0".into(), "force".into()];
+    setup.extend(
+        quiet_random_game(78)
+            .into_iter()
+            .map(|m| format!("usermove {m}")),
+    );
+    setup.extend(["time 100".to_string(), "otim 100".to_string()]);
+    let setup: Vec<&str> = setup.iter().map(String::as_str).collect();
+    let (_, took) = timed_move(&setup, "go");
+    eprintln!("40th move with 1 s left: {took:?}");
+    assert!(took < Duration::from_millis(1000), "{took:?}");
+}
+
+#[test]
+fn st_is_a_hard_cap_even_when_tiny() {
+    for (st, cap) in [("0.05", 400), ("0.5", 900), ("1", 1500)] {
+        let (_, took) = timed_move(&["new", &format!("st {st}")], "usermove e2e4");
+        eprintln!("st {st}: {took:?}");
+        assert!(took < Duration::from_millis(cap), "st {st}: {took:?}");
+    }
+}
+
+/// Lets the engine (Black) answer 1.e4 with pondering on, and returns the reply it
+/// expects (from `hint`), which it is now pondering on.
+fn first_move_with_pondering(e: &mut Engine) -> String {
+    e.send_all(&[
+        "new",
+        "hard",
+        "level 0 0:20 0",
+        "time 2000",
+        "otim 2000",
+        "usermove e2e4",
+    ]);
+    e.expect_move(Duration::from_secs(10));
+    e.send("hint");
+    let (hint, _) = e.wait_for(PROMPT, |l| l.starts_with("Hint: "));
+    hint["Hint: ".len()..].to_string()
+}
+
+/// How long the engine ponders before the hit: a while, so the hit meets a search that
+/// has been running with no deadline of its own.
+const PONDER_TIME: Duration = Duration::from_millis(500);
+
+/// After a ponder hit the search goes on under the clock's budget, counted from the hit
+/// (a ponder search alone has no deadline).
+#[test]
+fn ponder_hit_continues_on_own_clock() {
+    let mut e = Engine::ready();
+    let expected = first_move_with_pondering(&mut e);
+    std::thread::sleep(PONDER_TIME);
+    e.send_all(&["time 1900", "otim 1800"]);
+    let sent = Instant::now();
+    e.send(&format!("usermove {expected}"));
+    e.expect_move(Duration::from_secs(10));
+    let took = sent.elapsed();
+    eprintln!("move after ponder hit: {took:?}");
+    // Budget from a 19 s clock is well under 19/3 s.
+    assert!(took < Duration::from_secs(7), "{took:?}");
+}
+
+// ------------------------------------------------------------- edges of the machine
+
+/// Black, a rook down, can return to a position of the game: a draw it takes at once, but
+/// only if the table still holds the game positions after the resize.
+const REPETITION_FEN: &str = "4k3/8/8/8/8/8/4P3/R3K3 b - - 0 1";
+const SHUFFLE: [&str; 4] = ["e8d8", "e1d1", "d8e8", "d1e1"];
+
+#[test]
+fn a_hash_larger_than_the_machine_is_reduced_and_the_game_goes_on() {
+    // (name, the request, the user is told of a reduction)
+    let cases = [
+        ("memory beyond any machine", "memory 99999999", true),
+        ("memory beyond u64", "memory 99999999999999999999999", true),
+        ("the largest Hash option", "option Hash=65536", false),
+    ];
+    for (name, request, surely_reduced) in cases {
+        let mut e = Engine::ready();
+        e.send_all(&["new", "force", &format!("setboard {REPETITION_FEN}")]);
+        for m in SHUFFLE {
+            e.send(&format!("usermove {m}"));
+        }
+        e.send(request);
+        let lines = e.sync(1);
+        let told: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("tellusererror Hash reduced to "))
+            .collect();
+        assert!(told.len() <= 1, "{name}: {lines:?}");
+        if surely_reduced {
+            assert_eq!(told.len(), 1, "{name}: {lines:?}");
+            assert!(
+                told[0].ends_with(" MB cannot be allocated"),
+                "{name}: {lines:?}"
+            );
+        }
+        assert!(
+            lines.iter().all(|l| !l.starts_with("Error")),
+            "{name}: {lines:?}"
+        );
+        e.send_all(&["sd 6", "go"]);
+        let m = e.expect_move(Duration::from_secs(20));
+        assert_eq!(
+            m,
+            "e8d8",
+            "{name}: the repetition is still known\n{}",
+            e.dump()
+        );
+        e.sync(2);
+    }
+}
+
+/// Clock and depth values at the edges of their integer types, which once wrapped:
+/// `time 1844674407370955162` made the engine move in 8 ms as if its clock were empty,
+/// and `sd 2147483648` searched one ply.
+#[test]
+fn edge_numbers_give_a_long_clock_and_no_depth_cap() {
+    const HUGE_CLOCK: &str = "1844674407370955162";
+    let mut e = Engine::ready();
+    e.send_all(&[
+        "new",
+        "level 0 5 0",
+        &format!("time {HUGE_CLOCK}"),
+        &format!("otim {HUGE_CLOCK}"),
+        "go",
+    ]);
+    e.assert_none(Duration::from_millis(1000), |l| l.starts_with("move "));
+    e.send("?");
+    e.expect_move(PROMPT);
+
+    e.send_all(&["new", "sd 2147483648", "st 0.5", "post", "go"]);
+    let (_, thinking) = e.wait_for(PROMPT, |l| l.starts_with("move "));
+    let deepest = thinking
+        .iter()
+        .filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok())
+        .max();
+    assert!(deepest.is_some_and(|d| d > 1), "{}", e.dump());
+    e.assert_no_error_replies();
+}
+
+/// Output that never stops: analysis with thinking output, plus error replies that quote
+/// long input lines (each reply far longer than a pipe's atomic write).
+#[cfg(unix)]
+fn flood_input() -> Vec<u8> {
+    const LONG_WORD: usize = 20_000;
+    const REPLIES: usize = 300;
+    let mut input = b"xboard\nprotover 2\npost\nanalyze\n".to_vec();
+    let line = format!("{}\n", "x".repeat(LONG_WORD));
+    for _ in 0..REPLIES {
+        input.extend_from_slice(line.as_bytes());
+    }
+    input
+}
+
+/// Reads everything from `stdout` in small pieces with pauses, so the engine's writes
+/// block halfway through its long lines most of the time.
+#[cfg(unix)]
+fn read_slowly(mut stdout: impl std::io::Read) -> Vec<u8> {
+    let mut all = Vec::new();
+    let mut piece = [0u8; 4096];
+    loop {
+        match stdout.read(&mut piece) {
+            Ok(0) | Err(_) => return all,
+            Ok(n) => all.extend_from_slice(&piece[..n]),
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// SIGTERM while the engine writes long lines faster than the GUI reads them: the engine
+/// exits promptly with status 0, and what reached stdout ends with a whole line.
+#[cfg(unix)]
+#[test]
+fn sigterm_never_cuts_a_line_in_half() {
+    const ROUNDS: u64 = 10;
+    for round in 0..ROUNDS {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ferrimax"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ferrimax");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let reader = std::thread::spawn(move || read_slowly(stdout));
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        // The engine may be gone before all of it is written: a broken pipe is expected.
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&flood_input());
+            stdin
+        });
+        std::thread::sleep(Duration::from_millis(100 + 20 * round));
+        let pid = child.id().to_string();
+        let killed = Command::new("kill").args(["-s", "TERM", &pid]).status();
+        assert!(killed.unwrap().success(), "round {round}: kill -s TERM");
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                start.elapsed() < PROMPT,
+                "round {round}: no exit after SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        let took = start.elapsed();
+        drop(writer.join());
+        let output = reader.join().expect("reader thread");
+        assert_eq!(status.code(), Some(0), "round {round}: {status:?}");
+        assert!(took < Duration::from_millis(500), "round {round}: {took:?}");
+        assert!(!output.is_empty(), "round {round}: no output at all");
+        let tail = String::from_utf8_lossy(&output[output.len().saturating_sub(60)..]);
+        assert!(
+            output.ends_with(b"\n"),
+            "round {round}: stdout ends mid-line after {} bytes: ...{tail:?}",
+            output.len()
+        );
+    }
+}
