@@ -59,30 +59,50 @@ pub fn run_divide(args: &[String]) -> i32 {
     0
 }
 
-/// `ferrimax bench [DEPTH] [--self-deepening]`: searches the bench positions and prints
-/// one line per position, then `N nodes M nps` as the last line.
+/// Most threads `bench --threads` accepts.
+const MAX_BENCH_THREADS: usize = 256;
+const BENCH_USAGE: &str =
+    "usage: ferrimax bench [DEPTH 1-64] [--threads N] [--self-deepening|--no-self-deepening]";
+
+/// `ferrimax bench [DEPTH] [--threads N] [--self-deepening]`: searches the bench
+/// positions and prints one line per position, then `N nodes M nps` as the last line.
+/// With one thread (the default) the node count is the search's signature; with more it
+/// shows the parallel speed, and the time line the time to depth.
 pub fn run_bench(args: &[String]) -> i32 {
     let mut depth = bench::DEFAULT_DEPTH;
+    let mut threads = 1;
     let mut options = SearchOptions::default();
-    for arg in args {
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
         match arg.as_str() {
             "--self-deepening" => options.self_deepening = true,
             "--no-self-deepening" => options.self_deepening = false,
+            "--threads" => match args.next().map(|n| n.parse::<usize>()) {
+                Some(Ok(n)) if (1..=MAX_BENCH_THREADS).contains(&n) => threads = n,
+                _ => {
+                    eprintln!(
+                        "{BENCH_USAGE}  (--threads needs a number from 1 to {MAX_BENCH_THREADS})"
+                    );
+                    return USAGE_ERROR;
+                }
+            },
             text => match text.parse::<u32>() {
                 Ok(d) if (1..=64).contains(&d) => depth = d,
                 _ => {
-                    eprintln!(
-                        "usage: ferrimax bench [DEPTH 1-64] [--self-deepening|--no-self-deepening]  (bad argument '{text}')"
-                    );
+                    eprintln!("{BENCH_USAGE}  (bad argument '{text}')");
                     return USAGE_ERROR;
                 }
             },
         }
     }
     crate::eval::init();
-    let result = bench::run(depth, options, |i, fen, nodes| {
+    let result = bench::run_threads(depth, options, threads, |i, fen, nodes| {
         println!("position {:2} {nodes:>10} nodes  {fen}", i + 1);
     });
+    println!(
+        "threads {threads} depth {depth} time {:.3} s",
+        result.elapsed.as_secs_f64()
+    );
     println!("{} nodes {} nps", result.nodes, result.nodes_per_second());
     0
 }

@@ -62,9 +62,9 @@ fn wait_for_thinking(e: &mut Engine) {
 
 #[test]
 fn quit_and_end_of_input_exit_quickly_even_mid_search() {
-    for ending in ["quit", "eof"] {
+    for (ending, cores) in [("quit", 1), ("eof", 1), ("quit", 3), ("eof", 3)] {
         let mut e = Engine::ready();
-        e.send_all(&["new", "post", "st 60", "go"]);
+        e.send_all(&["new", &format!("cores {cores}"), "post", "st 60", "go"]);
         wait_for_thinking(&mut e);
         if ending == "quit" {
             e.send("quit");
@@ -74,9 +74,12 @@ fn quit_and_end_of_input_exit_quickly_even_mid_search() {
         let (took, status) = e
             .wait_exit(Duration::from_secs(5))
             .expect("the engine exits");
-        eprintln!("{ending} mid-search: exit after {took:?}");
+        eprintln!("{ending} mid-search with {cores} threads: exit after {took:?}");
         assert!(status.success(), "{ending}: {status:?}");
-        assert!(took < Duration::from_millis(500), "{ending}: {took:?}");
+        assert!(
+            took < Duration::from_millis(500),
+            "{ending}, {cores}: {took:?}"
+        );
     }
 }
 
@@ -106,13 +109,13 @@ fn sigint_is_ignored_and_sigterm_exits_quickly() {
     e.send("?");
     e.expect_move(PROMPT);
     e.sync(1);
-    e.send("go");
+    e.send_all(&["cores 3", "go"]);
     wait_for_thinking(&mut e);
     signal(&e, "TERM");
     let (took, status) = e
         .wait_exit(Duration::from_secs(5))
         .expect("SIGTERM ends the engine");
-    eprintln!("SIGTERM mid-search: exit after {took:?}");
+    eprintln!("SIGTERM mid-search with 3 threads: exit after {took:?}");
     assert!(status.success(), "{status:?}");
     assert!(took < Duration::from_millis(500), "{took:?}");
 }
@@ -150,7 +153,7 @@ fn logs_go_to_stderr_and_stdout_carries_only_the_protocol() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     let expected = Driver::new().send_all(&script);
     assert_eq!(stdout.lines().collect::<Vec<_>>(), expected);
-    for logged in ["cores 2", "rejected feature colors", "setboard refused"] {
+    for logged in ["threads: 2", "rejected feature colors", "setboard refused"] {
         assert!(stderr.contains(logged), "{logged:?} not logged:\n{stderr}");
     }
 }

@@ -353,7 +353,7 @@ impl Game {
             Command::Pause => self.pause(),
             Command::Resume => self.resume(),
             Command::Memory(mb) => self.change_settings(|s| options::set_memory(s, mb)),
-            Command::Cores(n) => log::debug!("cores {n}: the search uses one thread"),
+            Command::Cores(n) => self.change_settings(|s| options::set_cores(s, n)),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Exclude(set) => self.change_exclusions(set, true),
             Command::Include(set) => self.change_exclusions(set, false),
@@ -387,6 +387,7 @@ impl Game {
             Feature::Nps(true),
             Feature::Debug(true),
             Feature::Memory(true),
+            Feature::Smp(true),
             Feature::Exclude(true),
         ]));
         let options = options::announcements().into_iter().map(Feature::Option);

@@ -13,6 +13,8 @@ use std::sync::Arc;
 
 /// Largest hash the `Hash` option offers (MB).
 pub const MAX_HASH_MB: i64 = 65_536;
+/// Most search threads the `Threads` option (and `cores`) allows.
+pub const MAX_THREADS: i64 = 256;
 /// `Resign` on a chess server when the operator has not set it: a bot that plays on in a
 /// hopeless position for weeks annoys its opponents (centipawns).
 pub const ICS_RESIGN_CENTIPAWNS: i64 = 700;
@@ -39,6 +41,8 @@ impl Broadcast {
 pub struct Settings {
     /// Transposition table size, MB.
     pub hash_mb: i64,
+    /// Search threads.
+    pub threads: i64,
     /// Resign when the score stays at or below minus this (centipawns); 0 never.
     pub resign_cp: i64,
     /// Own moves in a row below the resign threshold before resigning.
@@ -67,6 +71,7 @@ impl Default for Settings {
     fn default() -> Settings {
         let mut settings = Settings {
             hash_mb: 0,
+            threads: 0,
             resign_cp: 0,
             resign_moves: 0,
             kibitz_choice: 0,
@@ -148,6 +153,15 @@ const OPTIONS: &[OptionSpec] = &[
             min: 1,
             max: MAX_HASH_MB,
             value: |s| &mut s.hash_mb,
+        },
+    },
+    OptionSpec {
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS,
+            value: |s| &mut s.threads,
         },
     },
     OptionSpec {
@@ -332,6 +346,12 @@ pub fn set_memory(settings: &mut Settings, megabytes: u64) {
     set(settings, "Hash", Some(&text)).expect("Hash is a spin option");
 }
 
+/// `cores N`: the most threads the GUI lets the engine use, all of them for the search.
+pub fn set_cores(settings: &mut Settings, cores: u32) {
+    let text = cores.to_string();
+    set(settings, "Threads", Some(&text)).expect("Threads is a spin option");
+}
+
 /// The options as announced in `feature option="..."`.
 pub fn announcements() -> Vec<EngineOption> {
     OPTIONS.iter().map(OptionSpec::announcement).collect()
@@ -356,9 +376,15 @@ impl Game {
     /// Applies a change of the settings and does what it calls for.
     pub(super) fn change_settings(&mut self, change: impl FnOnce(&mut Settings)) {
         let old_book = self.settings.book.clone();
+        let old_threads = self.settings.threads;
         change(&mut self.settings);
+        log::debug!("settings now {:?}", self.settings);
         if self.settings.hash_mb != self.table_made_for_mb {
             self.resize_hash();
+        } else if self.settings.threads != old_threads {
+            // A search uses the threads it started with: an analysis starts over with the
+            // new number, a game's next search will use it.
+            self.refresh_analysis();
         }
         if self.settings.book != old_book {
             self.load_book();
@@ -422,30 +448,76 @@ mod tests {
         assert_eq!(hash.to_string(), "Hash -spin 64 1 65536");
     }
 
+    /// The value of option `name` in `settings`, as text (for the table below).
+    fn shown(settings: &Settings, name: &str) -> String {
+        match name {
+            "Hash" => settings.hash_mb.to_string(),
+            "Threads" => settings.threads.to_string(),
+            "Resign" => settings.resign_cp.to_string(),
+            "Kibitz" => format!("{:?}", settings.kibitz(false)),
+            "ThinkingExtras" => settings.thinking_extras.to_string(),
+            "Book" => settings.book.clone(),
+            _ => "?".to_string(),
+        }
+    }
+
     #[test]
     fn values_are_clamped_or_refused_the_same_way_on_every_path() {
-        let cases: &[(&str, Option<&str>, Result<i64, OptionError>)] = &[
-            ("Hash", Some("128"), Ok(128)),
-            ("Hash", Some(" 32 "), Ok(32)),
-            ("Hash", Some("0"), Ok(1)),
-            ("Hash", Some("-5"), Ok(1)),
-            ("Hash", Some("99999999"), Ok(MAX_HASH_MB)),
-            ("Hash", Some("999999999999999999999999"), Ok(MAX_HASH_MB)),
-            ("Hash", Some("lots"), Err(OptionError::BadValue)),
-            ("Hash", Some(""), Err(OptionError::BadValue)),
-            ("Hash", None, Err(OptionError::BadValue)),
+        let bad = Err(OptionError::BadValue);
+        let cases: &[(&str, Option<&str>, Result<&str, OptionError>)] = &[
+            ("Hash", Some("128"), Ok("128")),
+            ("Hash", Some(" 32 "), Ok("32")),
+            ("Hash", Some("0"), Ok("1")),
+            ("Hash", Some("-5"), Ok("1")),
+            ("Hash", Some("99999999"), Ok("65536")),
+            ("Hash", Some("999999999999999999999999"), Ok("65536")),
+            ("Hash", Some("lots"), bad),
+            ("Hash", Some(""), bad),
+            ("Hash", None, bad),
             ("hash", Some("8"), Err(OptionError::Unknown)),
-            ("Threads", Some("2"), Err(OptionError::Unknown)),
+            ("Threads", Some("2"), Ok("2")),
+            ("Threads", Some("0"), Ok("1")),
+            ("Threads", Some("100000"), Ok("256")),
+            ("Resign", Some("-3"), Ok("0")),
+            ("Kibitz", Some("kibitz"), Ok("Kibitz")),
+            ("Kibitz", Some("Whisper"), Ok("Whisper")),
+            ("Kibitz", Some("shout"), bad),
+            ("ThinkingExtras", Some("0"), Ok("false")),
+            ("ThinkingExtras", Some("maybe"), bad),
+            ("Book", Some(" /tmp/my book.bin "), Ok("/tmp/my book.bin")),
+            ("Book", Some(""), Ok("")),
         ];
         for (name, value, expected) in cases {
             let mut settings = Settings::default();
-            let got = set(&mut settings, name, *value).map(|()| settings.hash_mb);
-            assert_eq!(got, *expected, "option {name}={value:?}");
+            let got = set(&mut settings, name, *value).map(|()| shown(&settings, name));
+            assert_eq!(
+                got.as_deref(),
+                expected.as_deref(),
+                "option {name}={value:?}"
+            );
         }
         let mut settings = Settings::default();
         set_memory(&mut settings, u64::MAX);
         assert_eq!(settings.hash_mb, MAX_HASH_MB);
         set_memory(&mut settings, 0);
         assert_eq!(settings.hash_mb, 1);
+        set_cores(&mut settings, u32::MAX);
+        assert_eq!(settings.threads, MAX_THREADS);
+        set_cores(&mut settings, 0);
+        assert_eq!(settings.threads, 1);
+    }
+
+    #[test]
+    fn a_server_turns_resignation_and_whispers_on_unless_the_user_chose() {
+        let settings = Settings::default();
+        assert_eq!(settings.resign_threshold(false), 0);
+        assert_eq!(settings.resign_threshold(true), ICS_RESIGN_CENTIPAWNS);
+        assert_eq!(settings.kibitz(false), Broadcast::Off);
+        assert_eq!(settings.kibitz(true), Broadcast::Whisper);
+        let mut chosen = Settings::default();
+        set(&mut chosen, "Resign", Some("0")).unwrap();
+        set(&mut chosen, "Kibitz", Some("off")).unwrap();
+        assert_eq!(chosen.resign_threshold(true), 0);
+        assert_eq!(chosen.kibitz(true), Broadcast::Off);
     }
 }

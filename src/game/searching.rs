@@ -11,12 +11,11 @@ use super::{Event, Game, Mode};
 use crate::cecp::{GameResult, Message};
 use crate::chess::{Color, Ending, Move};
 use crate::eval;
-use crate::search::{self, Budget, Limits, Report, SearchControl, SearchRequest, SearchResult};
+use crate::search::{
+    self, Budget, Limits, Report, SEARCH_STACK_BYTES, SearchControl, SearchRequest, SearchResult,
+};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-
-/// Room for the search's recursion (its frames are large).
-const SEARCH_STACK_BYTES: usize = 16 << 20;
 
 /// Why a search runs, which decides what becomes of its result.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -162,6 +161,7 @@ impl Game {
             limits: self.limits_for(kind),
             root_moves,
             options,
+            threads: usize::try_from(self.settings.threads).unwrap_or(1),
         };
         let id = self.next_search_id;
         self.next_search_id += 1;

@@ -71,11 +71,22 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth`, each with a fresh table, calling
-/// `per_position` after each.
+/// Searches every bench position to `depth` with one thread, each with a fresh table,
+/// calling `per_position` after each. The node count is the search's signature.
 pub fn run(
     depth: u32,
     options: SearchOptions,
+    per_position: impl FnMut(usize, &str, u64),
+) -> BenchResult {
+    run_threads(depth, options, 1, per_position)
+}
+
+/// [`run`] with `threads` threads per search: the time it takes is the parallel time to
+/// depth (the node count then varies from run to run).
+pub fn run_threads(
+    depth: u32,
+    options: SearchOptions,
+    threads: usize,
     mut per_position: impl FnMut(usize, &str, u64),
 ) -> BenchResult {
     let mut total = 0;
@@ -83,7 +94,10 @@ pub fn run(
     for (i, fen) in POSITIONS.iter().enumerate() {
         let board = Board::from_fen(fen).expect("bench positions are valid");
         let tt = TranspositionTable::new(HASH_MB);
-        let request = SearchRequest::new(board).depth(depth).options(options);
+        let request = SearchRequest::new(board)
+            .depth(depth)
+            .options(options)
+            .threads(threads);
         let result = search(&request, &tt, &SearchControl::new(), &mut |_| {});
         total += result.nodes;
         per_position(i, fen, result.nodes);

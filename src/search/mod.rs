@@ -10,14 +10,15 @@ mod negamax;
 pub mod ordering;
 mod request;
 pub mod see;
+mod threads;
 pub mod tt;
 
 pub use limits::{Budget, Clock, Limits};
 pub use negamax::{
     DRAW, Info, MATE, MATE_BOUND, MAX_DEPTH, Report, SearchOptions, SearchResult, SearchScore,
-    search,
 };
 pub use request::SearchRequest;
+pub use threads::{SEARCH_STACK_BYTES, search};
 pub use tt::{DEFAULT_HASH_MB, TranspositionTable};
 
 use crate::chess::Move;

@@ -16,10 +16,11 @@
 //! is mated slowest.
 
 use super::SearchControl;
-use super::limits::{Budget, Limits};
+use super::limits::Limits;
 use super::ordering::{History, UnscoredMoves, capture_may_lose};
 use super::request::SearchRequest;
 use super::see::see;
+use super::threads::{CompletedIteration, SharedSearch};
 use super::tt::{Bound, PackedMove, Probe, TranspositionTable};
 use crate::chess::{Board, Move, PieceType};
 use crate::eval::{self, PAWN_VALUE, piece_value};
@@ -146,14 +147,20 @@ struct RootMove {
     score: i32,
 }
 
-/// State of one search.
-struct Searcher<'a> {
+/// State of one search thread. Every thread of a search has its own board, killers,
+/// history and principal variation; they share the table, the control and `shared`.
+pub(super) struct Searcher<'a> {
     board: Board,
     tt: &'a TranspositionTable,
     control: &'a SearchControl,
+    shared: &'a SharedSearch,
     limits: &'a Limits,
     options: SearchOptions,
+    /// 0 for the main thread, which reports and decides when the search ends.
+    thread: usize,
     nodes: u64,
+    /// Nodes of a helper thread already added to `shared.helper_nodes`.
+    published_nodes: u64,
     seldepth: usize,
     stopped: bool,
     /// Keys of the positions on the current path, by ply (for repetitions in the tree).
@@ -169,70 +176,55 @@ struct Searcher<'a> {
     root_moves: Vec<RootMove>,
 }
 
-/// Carries out `request` and returns the best move. `tt` holds the game's own positions
-/// (a return to one is a draw); the root is treated as one of them for the length of the
-/// search if the caller has not entered it. `control` stops the search and publishes its
-/// progress; `report` receives thinking output.
-pub fn search(
-    request: &SearchRequest,
-    tt: &TranspositionTable,
-    control: &SearchControl,
-    report: &mut dyn FnMut(&Report),
-) -> SearchResult {
-    let root_key = request.board.key();
-    let root_entered = tt.probe(root_key) != Probe::GamePosition;
-    if root_entered {
-        tt.insert_game_position(root_key);
+impl<'a> Searcher<'a> {
+    /// Thread `thread` of the search `request` (0 is the main thread).
+    pub(super) fn new(
+        request: &'a SearchRequest,
+        tt: &'a TranspositionTable,
+        control: &'a SearchControl,
+        shared: &'a SharedSearch,
+        thread: usize,
+    ) -> Searcher<'a> {
+        let SearchRequest {
+            board,
+            limits,
+            root_moves,
+            options,
+            ..
+        } = request;
+        let legal = board.legal_moves();
+        let allowed: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| root_moves.as_ref().is_none_or(|r| r.contains(m)))
+            .collect();
+        let mut s = Searcher {
+            board: board.clone(),
+            tt,
+            control,
+            shared,
+            limits,
+            options: *options,
+            thread,
+            nodes: 0,
+            published_nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            path: [0; MAX_PLY + 1],
+            null_floor: 0,
+            killers: [[Move::NONE; 2]; MAX_PLY + 1],
+            history: History::new(),
+            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            root_moves: Vec::new(),
+        };
+        s.order_root_moves(&allowed);
+        s
     }
-    let result = search_from_game_root(request, tt, control, report);
-    if root_entered {
-        tt.remove_game_position(root_key);
-    }
-    result
-}
 
-fn search_from_game_root(
-    request: &SearchRequest,
-    tt: &TranspositionTable,
-    control: &SearchControl,
-    report: &mut dyn FnMut(&Report),
-) -> SearchResult {
-    let SearchRequest {
-        board,
-        limits,
-        root_moves,
-        options,
-    } = request;
-    if let Some(budget) = Budget::for_limits(limits) {
-        control.set_deadlines(Duration::ZERO, budget);
+    fn is_main(&self) -> bool {
+        self.thread == 0
     }
-    control.set_nodes_per_second(limits.nodes_per_second);
-    tt.new_search();
-    let legal = board.legal_moves();
-    let allowed: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| root_moves.as_ref().is_none_or(|r| r.contains(m)))
-        .collect();
-    let mut s = Searcher {
-        board: board.clone(),
-        tt,
-        control,
-        limits,
-        options: *options,
-        nodes: 0,
-        seldepth: 0,
-        stopped: false,
-        path: [0; MAX_PLY + 1],
-        null_floor: 0,
-        killers: [[Move::NONE; 2]; MAX_PLY + 1],
-        history: History::new(),
-        pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
-        pv_len: [0; MAX_PLY + 1],
-        root_moves: Vec::new(),
-    };
-    s.order_root_moves(&allowed);
-    s.iterate(report)
 }
 
 /// The deepest iteration for a depth limit (`sd`): at least 1, at most `MAX_DEPTH`. A
@@ -261,7 +253,9 @@ impl Searcher<'_> {
         }
     }
 
-    fn iterate(&mut self, report: &mut dyn FnMut(&Report)) -> SearchResult {
+    /// The main thread's search: iterative deepening with thinking output until a limit
+    /// is reached or the search is stopped.
+    pub(super) fn run_main(&mut self, report: &mut dyn FnMut(&Report)) -> SearchResult {
         let mut result = SearchResult {
             best_move: self.root_moves.first().map_or(Move::NONE, |r| r.mv),
             ponder_move: None,
@@ -310,10 +304,58 @@ impl Searcher<'_> {
             .copied()
             .or_else(|| self.ponder_from_table(result.best_move));
         result.seldepth = self.seldepth as i32;
+        // This thread's nodes: the caller adds the helpers' once they have all ended.
         result.nodes = self.nodes;
         result.elapsed = self.control.elapsed_wall();
-        self.control.publish_nodes(self.nodes);
         result
+    }
+
+    /// A helper thread's search: the same iterative deepening, silent, starting one ply
+    /// deeper on odd threads so that the threads do not all search the same tree; every
+    /// completed iteration is offered to the main thread. It ends when the main thread
+    /// does.
+    pub(super) fn run_helper(&mut self) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        self.path[0] = self.board.key();
+        let max_depth = self.limits.depth.map_or(MAX_DEPTH, iteration_limit);
+        let first_depth = 1 + i32::from(self.thread % 2 == 1);
+        let mut score = 0;
+        for depth in first_depth..=max_depth {
+            score = self.aspiration(depth, score, &mut |_| {});
+            if self.stopped {
+                break;
+            }
+            let best_move = self.root_moves[0].mv;
+            let pv = self.principal_variation();
+            self.shared.offer(CompletedIteration {
+                depth,
+                score,
+                best_move,
+                pv,
+            });
+            if self.mate_is_settled(score, depth) {
+                break;
+            }
+        }
+        self.publish_helper_nodes();
+    }
+
+    /// Nodes of all threads of this search: exact for this thread, as last published for
+    /// the helpers (so a single thread counts exactly, and `bench` stays deterministic).
+    fn total_nodes(&self) -> u64 {
+        if self.is_main() {
+            self.nodes + self.shared.helper_nodes()
+        } else {
+            self.nodes
+        }
+    }
+
+    fn publish_helper_nodes(&mut self) {
+        self.shared
+            .add_helper_nodes(self.nodes - self.published_nodes);
+        self.published_nodes = self.nodes;
     }
 
     /// Searches the root with a narrow window around the last score, widening on failure.
@@ -356,7 +398,9 @@ impl Searcher<'_> {
         let total = self.root_moves.len();
         for i in 0..total {
             let m = self.root_moves[i].mv;
-            self.control.publish_root_move(i, total, m);
+            if self.is_main() {
+                self.control.publish_root_move(i, total, m);
+            }
             let undo = self.board.make_move(m);
             self.path[1] = self.board.key();
             let child_depth = depth - 1;
@@ -814,7 +858,7 @@ impl Searcher<'_> {
             seldepth: self.seldepth as i32,
             score: SearchScore::from_internal(score),
             elapsed: self.control.elapsed_wall(),
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             pv: self.principal_variation(),
         }
     }
@@ -835,20 +879,23 @@ impl Searcher<'_> {
             return true;
         }
         if self.nodes.is_multiple_of(CHECK_INTERVAL) {
-            self.control.publish_nodes(self.nodes);
-            if self.control.stop_requested()
-                || self.limits.nodes.is_some_and(|n| self.nodes >= n)
-                || self.control.past_hard_deadline(self.nodes)
-            {
-                self.stopped = true;
-            }
+            self.stopped = if self.is_main() {
+                let nodes = self.total_nodes();
+                self.control.publish_nodes(nodes);
+                self.control.stop_requested()
+                    || self.limits.nodes.is_some_and(|n| nodes >= n)
+                    || self.control.past_hard_deadline(nodes)
+            } else {
+                self.publish_helper_nodes();
+                self.control.stop_requested() || self.shared.helpers_must_stop()
+            };
         }
         self.stopped
     }
 
     fn time_for_next_iteration_is_up(&self) -> bool {
-        self.limits.nodes.is_some_and(|n| self.nodes >= n)
-            || self.control.past_soft_deadline(self.nodes)
+        let nodes = self.total_nodes();
+        self.limits.nodes.is_some_and(|n| nodes >= n) || self.control.past_soft_deadline(nodes)
     }
 
     /// A forced mate found with depth to spare will not change: deeper iterations only

@@ -17,6 +17,8 @@ pub struct SearchRequest {
     /// The root moves considered, if not all (CECP `exclude`/`include`).
     pub root_moves: Option<Vec<Move>>,
     pub options: SearchOptions,
+    /// Threads searching at once (at least one).
+    pub threads: usize,
 }
 
 impl SearchRequest {
@@ -27,7 +29,14 @@ impl SearchRequest {
             limits: Limits::default(),
             root_moves: None,
             options: SearchOptions::default(),
+            threads: 1,
         }
+    }
+
+    /// Searches with `threads` threads sharing the table (Lazy SMP).
+    pub fn threads(mut self, threads: usize) -> SearchRequest {
+        self.threads = threads.max(1);
+        self
     }
 
     /// Bounds the search by `limits`.

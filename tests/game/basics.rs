@@ -6,9 +6,8 @@ use crate::positions::*;
 use ferrimax::chess::Board;
 use ferrimax::game::ENGINE_NAME;
 
-/// The whole handshake, line for line. The search uses one thread: no `smp` feature and
-/// no `Threads` option; `Ponder` and `MultiPV` are names python-chess manages itself, so
-/// they are not options either.
+/// The whole handshake, line for line. `Ponder` and `MultiPV` are names python-chess
+/// manages itself, so they are not options.
 #[test]
 fn protover_announces_every_feature_between_done_0_and_done_1() {
     let mut d = Driver::new();
@@ -16,14 +15,15 @@ fn protover_announces_every_feature_between_done_0_and_done_1() {
     let features = format!(
         "feature myname=\"{ENGINE_NAME}\" variants=\"normal\" ping=1 setboard=1 playother=1 \
          san=0 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 ics=1 \
-         name=1 pause=0 nps=1 debug=1 memory=1 exclude=1"
+         name=1 pause=0 nps=1 debug=1 memory=1 smp=1 exclude=1"
     );
     assert_eq!(
         d.send("protover 2"),
         [
             "feature done=0",
             &features,
-            "feature option=\"Hash -spin 64 1 65536\" option=\"Book -file \" \
+            "feature option=\"Hash -spin 64 1 65536\" option=\"Threads -spin 1 1 256\" \
+             option=\"Book -file \" \
              option=\"BookDepth -spin 20 0 200\" option=\"BookVariety -spin 50 0 100\" \
              option=\"Resign -spin 0 0 10000\" option=\"ResignMoves -spin 3 1 100\" \
              option=\"Contempt -spin 10 -200 200\" option=\"DrawMargin -spin 25 0 1000\" \

@@ -298,3 +298,39 @@ fn no_stale_hint_after_the_position_changes() {
         assert_eq!(fresh, fresh_search, "{name}: after {expected:?}");
     }
 }
+
+/// Several search threads (`cores` or the `Threads` option, also changed mid-game and
+/// mid-analysis): the engine still plays one legal move per turn, ponders, analyses with
+/// growing node counts, answers `.`, and stops at once on `?`, `exit` and `force`.
+#[test]
+fn several_threads_play_ponder_analyse_and_stop() {
+    let mut d = Driver::new();
+    d.send_all(&["new", "cores 2", "hard", SHALLOW]);
+    let lines = d.send("usermove e2e4");
+    let moves: Vec<&String> = lines.iter().filter(|l| is_move(l)).collect();
+    assert_eq!(moves.len(), 1, "{lines:?}");
+    let reply = &moves[0]["move ".len()..];
+    assert!(board_after(&["e2e4"]).parse_move(reply).is_ok(), "{reply}");
+    // Pondering runs with the same threads; a move that misses the prediction restarts.
+    assert_eq!(d.send_now("option Threads=3"), SILENT);
+    d.send_all(&["force", "new", "force", "post", "analyze"]);
+    let mut nodes = Vec::new();
+    for _ in 0..3 {
+        let line = d.wait_thinking();
+        nodes.push(ThinkingLine::parse(&line).nodes);
+    }
+    assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "{nodes:?}");
+    let stat = d.send_now(".");
+    assert!(stat[0].starts_with("stat01: "), "{stat:?}");
+    // A new thread count restarts the analysis with it.
+    assert_eq!(d.send_now("cores 1"), SILENT);
+    d.wait_thinking();
+    assert_eq!(d.send_now("exit"), SILENT);
+    assert_eq!(d.drain(), SILENT);
+    d.send_all(&["nopost", "cores 4", ENDLESS]);
+    assert_eq!(d.send_now("go"), SILENT);
+    d.send_now("?");
+    let out = d.settle();
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(is_move(&out[0]));
+}
