@@ -258,7 +258,12 @@ impl Board {
         let (c, t) = (piece.color().index(), piece.type_bits() as usize);
         let slot = self.counts[c][t] as usize;
         self.lists[c][t][slot] = sq;
-        self.list_index[sq.index()] = slot as u8;
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "slot < MAX_OF_A_KIND (the list index above checks it)"
+        )]
+        let slot = slot as u8;
+        self.list_index[sq.index()] = slot;
         self.counts[c][t] += 1;
     }
 
@@ -287,7 +292,12 @@ impl Board {
         if (slot as usize) < end {
             let displaced = self.lists[c][t][slot as usize];
             self.lists[c][t][end] = displaced;
-            self.list_index[displaced.index()] = end as u8;
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "end < MAX_OF_A_KIND (the list index above checks it)"
+            )]
+            let end = end as u8;
+            self.list_index[displaced.index()] = end;
         }
         self.lists[c][t][slot as usize] = sq;
         self.list_index[sq.index()] = slot;

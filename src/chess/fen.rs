@@ -181,7 +181,8 @@ impl Setup {
                     .flatten()
                     .filter(move |p| p.is_color(color))
             };
-            let kings = mine().filter(|p| p.kind() == Some(PieceType::King)).count() as u32;
+            let kings = mine().filter(|p| p.kind() == Some(PieceType::King)).count();
+            let kings = u32::try_from(kings).expect("at most 64 squares");
             if kings != 1 {
                 return Err(FenError::KingCount {
                     color,
@@ -309,8 +310,8 @@ fn read_placement(field: &str, setup: &mut Setup) -> Result<(), FenError> {
     if ranks.len() != 8 {
         return Err(FenError::RankCount(ranks.len()));
     }
-    for (i, items) in ranks.iter().enumerate() {
-        let rank = 7 - i as u8;
+    // FEN lists the eighth rank first.
+    for (items, rank) in ranks.iter().zip((0..8u8).rev()) {
         let squares: u32 = items
             .iter()
             .map(|item| match item {
@@ -331,7 +332,7 @@ fn read_placement(field: &str, setup: &mut Setup) -> Result<(), FenError> {
                     setup.set(Square::new(file, rank), Some(p));
                     file += 1;
                 }
-                RankItem::Empty(n) => file += n as u8,
+                RankItem::Empty(n) => file += u8::try_from(n).expect("a digit 1 to 8"),
             }
         }
     }

@@ -254,7 +254,7 @@ impl Square {
     /// the byte makes steps off either end land in the off-board half or above 0x7f.
     #[inline]
     pub const fn offset(self, delta: i8) -> Option<Square> {
-        let target = self.0.wrapping_add(delta as u8);
+        let target = self.0.wrapping_add(delta.cast_unsigned());
         if target & OFF_BOARD == 0 {
             Some(Square(target))
         } else {
@@ -280,7 +280,12 @@ impl Square {
     }
 
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "i < 64 gives at most 0x77; unchecked: the hash table decodes every move with it"
+    )]
     pub const fn from_index64(i: usize) -> Square {
+        debug_assert!(i < 64);
         Square(((i / 8) * 16 + i % 8) as u8)
     }
 
@@ -437,7 +442,10 @@ const LINE_STEPS: [i8; 239] = {
         let step = dir::KING[i];
         let mut distance = 1;
         while distance < 8 {
-            table[(step as i32 * distance + DIFF_OFFSET) as usize] = step;
+            // Evaluated at compile time: an index out of range would fail the build.
+            #[allow(clippy::cast_sign_loss, reason = "the index is within 0..239")]
+            let index = (step as i32 * distance + DIFF_OFFSET) as usize;
+            table[index] = step;
             distance += 1;
         }
         i += 1;
@@ -447,6 +455,10 @@ const LINE_STEPS: [i8; 239] = {
 
 /// Unit step from `from` towards `to` if they share a rank, file or diagonal, else 0.
 #[inline]
+#[allow(
+    clippy::cast_sign_loss,
+    reason = "squares are 0..=0x77, so the index is 0..=238; unchecked as attack tests call this"
+)]
 pub fn line_step(from: Square, to: Square) -> i8 {
     LINE_STEPS[(i32::from(to.raw()) - i32::from(from.raw()) + DIFF_OFFSET) as usize]
 }
