@@ -23,10 +23,15 @@ use kpk::KpkBitbase;
 use pawnrace::PawnRaceTable;
 use std::sync::OnceLock;
 
+/// A pawn: the internal unit, so `to_centipawns` divides by it.
 pub const PAWN_VALUE: i32 = 74;
+/// A knight, 3.5 pawns.
 pub const KNIGHT_VALUE: i32 = 259;
+/// A bishop, 4 pawns: worth more than a knight, as in micro-Max.
 pub const BISHOP_VALUE: i32 = 296;
+/// A rook, 6 pawns.
 pub const ROOK_VALUE: i32 = 444;
+/// A queen, 11.5 pawns.
 pub const QUEEN_VALUE: i32 = 851;
 
 /// Material value of a piece type (the king has none: it is never traded).
