@@ -35,16 +35,20 @@ const WHITE_TO_MOVE: usize = 780;
 /// played in the games the book was made from).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct BookMove {
+    /// The move, one of the legal moves of the position asked about.
     pub mv: Move,
+    /// Relative weight; only comparisons with the position's other moves mean anything.
     pub weight: u16,
 }
 
 /// Why a book could not be opened.
 #[derive(Debug)]
 pub enum BookError {
+    /// The file could not be opened or its size read.
     Io(io::Error),
     /// The file's size is not a whole number of entries: not a Polyglot book, or cut short.
     NotABook {
+        /// The file's size.
         bytes: u64,
     },
 }
