@@ -93,6 +93,11 @@ impl TimeControl {
                 // The node clock: `st` seconds at `nps` nodes per second is a node count
                 // (python-chess's `nps 1` + `st N`, cutechess's `st 1` + `nps N`).
                 Some(rate) => {
+                    #[allow(
+                        clippy::cast_possible_truncation,
+                        clippy::cast_sign_loss,
+                        reason = "`as` from a float saturates: huge st times nps gives u64::MAX"
+                    )]
                     let nodes = (st.as_secs_f64() * rate as f64).round().max(1.0) as u64;
                     limits.nodes = Some(nodes);
                 }

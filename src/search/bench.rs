@@ -66,6 +66,12 @@ pub struct BenchResult {
 }
 
 impl BenchResult {
+    /// Speed over the whole run.
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "float-to-integer `as` saturates, and the quotient is positive"
+    )]
     pub fn nodes_per_second(&self) -> u64 {
         (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
     }
