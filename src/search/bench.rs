@@ -61,7 +61,9 @@ pub const POSITIONS: &[&str] = &[
 /// Totals of a bench run.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct BenchResult {
+    /// Nodes of all positions: the search's signature.
     pub nodes: u64,
+    /// Wall-clock time of the whole run, table allocations included.
     pub elapsed: Duration,
 }
 

@@ -22,12 +22,14 @@ pub struct History {
 }
 
 impl History {
+    /// A table with no lessons yet: every quiet move scores 0.
     pub fn new() -> History {
         History {
             table: Box::new([[[0; 64]; 64]; 2]),
         }
     }
 
+    /// The score of quiet move `m` for `side`: higher means it cut off more often.
     #[inline]
     pub fn get(&self, side: Color, m: Move) -> i32 {
         self.table[side.index()][m.from().index64()][m.to().index64()]
@@ -131,6 +133,7 @@ impl UnscoredMoves {
         &mut self.moves
     }
 
+    /// Whether the generator found no move.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
