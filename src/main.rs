@@ -1,3 +1,6 @@
+//! The `ferrimax` program: without arguments it speaks CECP on stdin and stdout for a GUI;
+//! `perft`, `divide` and `bench` are command-line checks of the rules and the search.
+
 use ferrimax::cli;
 
 /// Logs go to stderr (`RUST_LOG=debug`); stdout carries the protocol only.

@@ -23,7 +23,9 @@ use std::path::Path;
 use std::sync::Mutex;
 
 /// Bytes of one book entry.
-const ENTRY_BYTES: u64 = 16;
+const ENTRY_LEN: usize = 16;
+/// `ENTRY_LEN` for file offsets and sizes.
+const ENTRY_BYTES: u64 = ENTRY_LEN as u64;
 /// Where the castling, en-passant and side-to-move numbers start in the key table.
 const CASTLE_BASE: usize = 768;
 const EN_PASSANT_BASE: usize = 772;
@@ -33,16 +35,20 @@ const WHITE_TO_MOVE: usize = 780;
 /// played in the games the book was made from).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct BookMove {
+    /// The move, one of the legal moves of the position asked about.
     pub mv: Move,
+    /// Relative weight; only comparisons with the position's other moves mean anything.
     pub weight: u16,
 }
 
 /// Why a book could not be opened.
 #[derive(Debug)]
 pub enum BookError {
+    /// The file could not be opened or its size read.
     Io(io::Error),
     /// The file's size is not a whole number of entries: not a Polyglot book, or cut short.
     NotABook {
+        /// The file's size.
         bytes: u64,
     },
 }
@@ -82,7 +88,7 @@ struct Entry {
 }
 
 impl Entry {
-    fn decode(bytes: &[u8; ENTRY_BYTES as usize]) -> Entry {
+    fn decode(bytes: &[u8; ENTRY_LEN]) -> Entry {
         let [k0, k1, k2, k3, k4, k5, k6, k7, m0, m1, w0, w1, ..] = *bytes;
         Entry {
             key: u64::from_be_bytes([k0, k1, k2, k3, k4, k5, k6, k7]),
@@ -159,7 +165,7 @@ impl Book {
 }
 
 fn read_entry(file: &mut File, index: u64) -> io::Result<Entry> {
-    let mut bytes = [0; ENTRY_BYTES as usize];
+    let mut bytes = [0; ENTRY_LEN];
     file.seek(SeekFrom::Start(index * ENTRY_BYTES))?;
     file.read_exact(&mut bytes)?;
     Ok(Entry::decode(&bytes))

@@ -55,9 +55,15 @@ pub enum Command {
     /// `nps RATE`: measure time in nodes, RATE nodes per second.
     Nps(u64),
     /// `time N`: the engine's own clock. Centiseconds; may be zero or negative.
-    Time { centis: i64 },
+    Time {
+        /// Time left, in hundredths of a second.
+        centis: i64,
+    },
     /// `otim N`: the opponent's clock. Centiseconds; may be zero or negative.
-    OpponentTime { centis: i64 },
+    OpponentTime {
+        /// Time left, in hundredths of a second.
+        centis: i64,
+    },
     /// `usermove MOVE`, or a bare line that looks like a move. The text as sent.
     UserMove(String),
     /// `?`: stop thinking and play the best move found so far.
@@ -69,7 +75,9 @@ pub enum Command {
     Draw,
     /// `result RESULT {COMMENT}`: the game is over.
     Result {
+        /// Who won, or `*` for a game stopped unfinished.
         result: GameResult,
+        /// The reason as the GUI wrote it, without the braces.
         comment: Option<String>,
     },
     /// `undo`: take back one half-move.
@@ -97,7 +105,12 @@ pub enum Command {
     /// `name X`: the opponent's name.
     Name(String),
     /// `rating ENGINE OPP`: ratings, our own first; 0 means unrated.
-    Rating { engine: i32, opponent: i32 },
+    Rating {
+        /// The engine's own rating.
+        engine: i32,
+        /// The opponent's rating.
+        opponent: i32,
+    },
     /// `ics HOST`: the ICS host name, or `-` for local play.
     Ics(String),
     /// `computer`: the opponent is a program.
@@ -111,15 +124,30 @@ pub enum Command {
     /// `cores N`: the most threads the search may use.
     Cores(u32),
     /// `egtpath TYPE PATH`: where tablebases of a format live.
-    EgtPath { kind: String, path: String },
+    EgtPath {
+        /// The format, e.g. `syzygy`.
+        kind: String,
+        /// The directory (or list of them) as sent.
+        path: String,
+    },
     /// `option NAME[=VALUE]`: set an engine-defined option; no value for buttons.
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        /// The option's name as offered in `feature option`.
+        name: String,
+        /// The new value as text; only the option knows its type.
+        value: Option<String>,
+    },
     /// `exclude MOVE|all`: remove root moves from the search.
     Exclude(MoveSet),
     /// `include MOVE|all`: put root moves back.
     Include(MoveSet),
     /// `setscore SCORE DEPTH`: take SCORE as the position's value up to DEPTH.
-    SetScore { score: i32, depth: u32 },
+    SetScore {
+        /// Centipawns.
+        score: i32,
+        /// Plies the score is good for.
+        depth: u32,
+    },
     /// `lift SQ` (feature highlight): the user picked up a piece.
     Lift(String),
     /// `put SQ` (feature highlight): the user dropped a piece.
@@ -201,7 +229,12 @@ pub enum EditCommand {
     /// `.`: leave edit mode.
     Done,
     /// `Pa4`: put a piece (one of `PNBRQK`) on a square (`a1`..`h8`).
-    Place { piece: char, square: String },
+    Place {
+        /// One of `PNBRQK`; the colour comes from the `c` toggles.
+        piece: char,
+        /// The square, `a1` to `h8`.
+        square: String,
+    },
     /// `xa4`: empty a square.
     ClearSquare(String),
 }

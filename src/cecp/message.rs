@@ -26,12 +26,24 @@ pub enum Message {
     /// `pong N`: the ping token, echoed verbatim.
     Pong(String),
     /// `Illegal move: MOVE` or `Illegal move (REASON): MOVE`.
-    IllegalMove { mv: String, reason: Option<String> },
+    IllegalMove {
+        /// The move exactly as the GUI sent it: XBoard matches it to take the move back.
+        mv: String,
+        /// Why, for the user; XBoard shows it but does not parse it.
+        reason: Option<String>,
+    },
     /// `Error (KIND): COMMAND`.
-    Error { kind: ErrorKind, command: String },
+    Error {
+        /// What is wrong with the command.
+        kind: ErrorKind,
+        /// The command line as received.
+        command: String,
+    },
     /// `RESULT {COMMENT}`: a claim that the game is over by rule.
     Result {
+        /// `1-0`, `0-1` or `1/2-1/2`.
         result: GameResult,
+        /// The rule that ended the game, e.g. `White mates`; the GUI shows it.
         comment: Option<String>,
     },
     /// `resign`
@@ -70,9 +82,13 @@ pub enum Message {
 /// kind, but the text helps whoever reads the log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
+    /// The engine does not know the command.
     UnknownCommand,
+    /// A known command with an argument that does not parse or is out of range.
     BadArgument,
+    /// A known command the current mode does not allow.
     NotLegalNow,
+    /// `variant` naming a variant not in the `variants` feature.
     UnsupportedVariant,
 }
 
@@ -130,10 +146,13 @@ impl fmt::Display for Score {
 /// `DEPTH SCORE CENTIS NODES SELDEPTH NPS TBHITS<TAB>PV`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Thinking {
+    /// Nominal depth of the iteration, in plies.
     pub depth: u32,
+    /// Score of the line for the side to move.
     pub score: Score,
     /// Time spent, centiseconds.
     pub centis: u64,
+    /// Nodes searched so far.
     pub nodes: u64,
     /// The extra integers come as a group: GUIs read the last one as tbhits and the rest
     /// by position, so leaving one out would shift the meaning of the others.
@@ -145,19 +164,26 @@ pub struct Thinking {
 /// The optional integers of a thinking line (CECP specification, thinking output).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ThinkingExtras {
+    /// Deepest ply any line reached.
     pub seldepth: u32,
+    /// Nodes per second.
     pub nps: u64,
+    /// Endgame-table probes that hit; always 0 while the engine has no tables.
     pub tbhits: u64,
 }
 
 /// `stat01: CENTIS NODES DEPTH MOVES_LEFT MOVES_TOTAL [CURRENT]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stat01 {
+    /// Time spent on the analysis, centiseconds.
     pub centis: u64,
+    /// Nodes searched so far.
     pub nodes: u64,
+    /// Depth of the iteration in progress.
     pub depth: u32,
     /// Root moves still to search at this depth.
     pub moves_left: u32,
+    /// Legal moves at the root.
     pub moves_total: u32,
     /// The root move being searched.
     pub current: Option<String>,
@@ -167,31 +193,57 @@ pub struct Stat01 {
 /// decided here once (cutechess cannot parse unquoted strings).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Feature {
+    /// `ping`: the engine answers `ping N` with `pong N` once earlier commands are done.
     Ping(bool),
+    /// `setboard`: positions come as `setboard FEN` instead of through edit mode.
     SetBoard(bool),
+    /// `playother`: the GUI may send `playother` (play the side not on move).
     PlayOther(bool),
+    /// `san`: the GUI sends moves in SAN instead of coordinates.
     San(bool),
+    /// `usermove`: the GUI prefixes its moves with `usermove`.
     UserMove(bool),
+    /// `time`: the GUI sends the clocks with `time` and `otim`.
     Time(bool),
+    /// `draw`: the GUI passes draw offers on to the engine.
     Draw(bool),
+    /// `sigint`: the GUI may interrupt the engine with SIGINT.
     SigInt(bool),
+    /// `sigterm`: the GUI may end the engine with SIGTERM.
     SigTerm(bool),
+    /// `reuse`: the same process may play the next game.
     Reuse(bool),
+    /// `analyze`: the engine has analyze mode.
     Analyze(bool),
+    /// `myname`: the name the GUI shows for the engine.
     MyName(String),
+    /// `variants`: comma-separated names of the variants the engine plays.
     Variants(String),
+    /// `colors`: the GUI sends the obsolete `white` and `black` commands.
     Colors(bool),
+    /// `ics`: the GUI says with `ics HOST` whether the game is on a chess server.
     Ics(bool),
+    /// `name`: the GUI sends the opponent's name with `name`.
     Name(bool),
+    /// `pause`: the engine understands `pause` and `resume`.
     Pause(bool),
+    /// `nps`: the engine can play node-based time controls (`nps N`).
     Nps(bool),
+    /// `debug`: the engine may send `#` comment lines.
     Debug(bool),
+    /// `memory`: the GUI sends the hash size with `memory MB`.
     Memory(bool),
+    /// `smp`: the GUI sends the number of threads with `cores N`.
     Smp(bool),
+    /// `egt`: comma-separated endgame-table formats the engine reads.
     Egt(String),
+    /// `option`: an engine-defined setting the GUI offers in a dialog.
     Option(EngineOption),
+    /// `exclude`: the engine honours `exclude` and `include` of root moves.
     Exclude(bool),
+    /// `setscore`: the engine understands `setscore SCORE DEPTH`.
     SetScore(bool),
+    /// `highlight`: the engine understands `lift`, `put` and `hover`.
     Highlight(bool),
     /// `done=0` holds the GUI's feature timeout open; `done=1` ends negotiation.
     Done(bool),
@@ -259,35 +311,51 @@ fn write_quoted(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
 /// names: python-chess takes the first word of the definition as the name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineOption {
+    /// The label the GUI shows and sends back in `option NAME=VALUE`.
     pub name: String,
+    /// The widget, with its default.
     pub kind: OptionKind,
 }
 
 /// The widget and default of an [`EngineOption`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OptionKind {
+    /// `-button`: the GUI sends `option NAME` when it is pressed.
     Button,
     /// A button after which the GUI first sends all changed options.
     Save,
+    /// `-check`: on or off, with its default.
     Check(bool),
     /// Give text options a non-empty default: XBoard finds the type by ` -string `
     /// with its trailing space.
     Text(String),
+    /// `-file`: a file name the GUI lets the user browse for; the default.
     File(String),
+    /// `-path`: a directory the GUI lets the user browse for; the default.
     Path(String),
+    /// `-spin`: an integer in a range, typed or stepped.
     Spin {
+        /// Value until the user changes it.
         default: i64,
+        /// Smallest value the GUI allows.
         min: i64,
+        /// Largest value the GUI allows.
         max: i64,
     },
+    /// `-slider`: an integer in a range, set with a slider.
     Slider {
+        /// Value until the user changes it.
         default: i64,
+        /// Smallest value the GUI allows.
         min: i64,
+        /// Largest value the GUI allows.
         max: i64,
     },
-    /// `default` indexes `choices`.
+    /// `-combo`: one of a list of choices.
     Combo {
+        /// The choices, in display order.
         choices: Vec<String>,
+        /// Index into `choices` of the preselected one.
         default: usize,
     },
 }

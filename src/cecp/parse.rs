@@ -975,7 +975,7 @@ mod tests {
         }
 
         fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
+            usize::try_from(self.next() % n as u64).expect("less than n, a usize")
         }
     }
 
@@ -1005,7 +1005,7 @@ mod tests {
         let mut noise = Noise(0x9E37_79B9_7F4A_7C15);
         for _ in 0..RANDOM_LINES {
             let length = noise.below(MAX_RANDOM_LENGTH);
-            let bytes: Vec<u8> = (0..length).map(|_| noise.next() as u8).collect();
+            let bytes: Vec<u8> = (0..length).map(|_| noise.next().to_le_bytes()[0]).collect();
             parse_everything(&String::from_utf8_lossy(&bytes));
         }
     }
@@ -1041,7 +1041,9 @@ mod tests {
             for _ in 0..100 {
                 let mut chars: Vec<char> = line.chars().collect();
                 let at = noise.below(chars.len());
-                chars[at] = char::from_u32(noise.below(0x3000) as u32).unwrap_or('\u{fffd}');
+                chars[at] =
+                    char::from_u32(u32::try_from(noise.below(0x3000)).expect("below 0x3000"))
+                        .unwrap_or('\u{fffd}');
                 parse_everything(&chars.into_iter().collect::<String>());
             }
         }

@@ -76,31 +76,37 @@ impl Board {
 
     // ----------------------------------------------------------------- accessors
 
+    /// What stands on `sq` (`Piece::EMPTY` if nothing).
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Piece {
         self.squares[sq.index()]
     }
 
+    /// Whose turn it is.
     #[inline]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// Castling rights still held (not whether castling is legal right now).
     #[inline]
     pub fn castling(&self) -> CastlingRights {
         self.castling
     }
 
+    /// The en-passant target square, only when an e.p. capture is actually legal.
     #[inline]
     pub fn en_passant(&self) -> Option<Square> {
         self.ep
     }
 
+    /// Half-moves since the last capture or pawn move, for the 50-move rule.
     #[inline]
     pub fn halfmove_clock(&self) -> u16 {
         self.halfmove
     }
 
+    /// FEN's move number: starts at 1, grows after each Black move.
     #[inline]
     pub fn fullmove_number(&self) -> u16 {
         self.fullmove
@@ -112,6 +118,7 @@ impl Board {
         self.key
     }
 
+    /// Where `color`'s king stands (a valid board always has exactly one).
     #[inline]
     pub fn king_square(&self, color: Color) -> Square {
         self.lists[color.index()][PieceType::King as usize][0]
@@ -258,7 +265,12 @@ impl Board {
         let (c, t) = (piece.color().index(), piece.type_bits() as usize);
         let slot = self.counts[c][t] as usize;
         self.lists[c][t][slot] = sq;
-        self.list_index[sq.index()] = slot as u8;
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "slot < MAX_OF_A_KIND (the list index above checks it)"
+        )]
+        let slot = slot as u8;
+        self.list_index[sq.index()] = slot;
         self.counts[c][t] += 1;
     }
 
@@ -287,7 +299,12 @@ impl Board {
         if (slot as usize) < end {
             let displaced = self.lists[c][t][slot as usize];
             self.lists[c][t][end] = displaced;
-            self.list_index[displaced.index()] = end as u8;
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "end < MAX_OF_A_KIND (the list index above checks it)"
+            )]
+            let end = end as u8;
+            self.list_index[displaced.index()] = end;
         }
         self.lists[c][t][slot as usize] = sq;
         self.list_index[sq.index()] = slot;
@@ -448,6 +465,7 @@ impl Board {
         undo
     }
 
+    /// Undoes `make_null`.
     pub fn unmake_null(&mut self, undo: &Undo) {
         self.side = self.side.flip();
         self.ep = undo.ep;

@@ -16,34 +16,49 @@ use nom::{
 };
 use std::fmt;
 
+/// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// Why a FEN (or an edited position) was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
+    /// Number of whitespace-separated fields found (4 to 6 are accepted).
     FieldCount(usize),
+    /// Number of `/`-separated ranks found in the placement.
     RankCount(usize),
+    /// The first character of the placement that is no piece letter, digit or `/`.
     BadPieceChar(char),
     /// Rank (1–8) whose squares do not add up to eight.
     RankLength {
+        /// The rank as a chess player counts it, 1 to 8.
         rank: u8,
+        /// How many squares its pieces and digits add up to.
         squares: u32,
     },
+    /// A side without a king, or with more than one.
     KingCount {
+        /// The side at fault.
         color: Color,
+        /// How many kings it has.
         count: u32,
     },
+    /// More pieces, or more of one kind, than the side's missing pawns could have become.
     TooManyPieces(Color),
+    /// A pawn on the first or eighth rank, where none can stand.
     PawnOnBackRank(Square),
+    /// A side-to-move field other than `w` or `b`, as found.
     SideToMove(String),
     /// The side that just moved is in check: the position could not have arisen.
     OpponentInCheck,
+    /// A castling field that is neither `-` nor letters from `KQkq`, as found.
     Castling(String),
     /// A castling right the placement contradicts (king or rook not at home).
     CastlingContradicted(char),
+    /// The en-passant field as found, when it is not `-` or a square.
     EnPassant(String),
     /// The e.p. square is well formed but no double push could have produced it.
     EnPassantImpossible(Square),
+    /// A move-counter field as found, when it is not a number that fits.
     Counter(String),
 }
 
@@ -87,11 +102,17 @@ impl std::error::Error for FenError {}
 /// both produce.
 #[derive(Clone, Debug)]
 pub struct Setup {
+    /// Contents by dense index (`Square::index64`, a1 = 0); use `get` and `set`.
     pub squares: [Option<Piece>; 64],
+    /// Side to move.
     pub side: Color,
+    /// Rights as given; validation rejects those the placement contradicts.
     pub castling: CastlingRights,
+    /// E.p. square as given; validation checks a double push could have made it.
     pub en_passant: Option<Square>,
+    /// Half-moves since the last capture or pawn move.
     pub halfmove: u16,
+    /// FEN's move number, from 1.
     pub fullmove: u16,
 }
 
@@ -109,10 +130,12 @@ impl Default for Setup {
 }
 
 impl Setup {
+    /// What stands on `sq`.
     pub fn get(&self, sq: Square) -> Option<Piece> {
         self.squares[sq.index64()]
     }
 
+    /// Puts `piece` on `sq` (or clears it with `None`), replacing what was there.
     pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
         self.squares[sq.index64()] = piece;
     }
@@ -181,7 +204,8 @@ impl Setup {
                     .flatten()
                     .filter(move |p| p.is_color(color))
             };
-            let kings = mine().filter(|p| p.kind() == Some(PieceType::King)).count() as u32;
+            let kings = mine().filter(|p| p.kind() == Some(PieceType::King)).count();
+            let kings = u32::try_from(kings).expect("at most 64 squares");
             if kings != 1 {
                 return Err(FenError::KingCount {
                     color,
@@ -309,8 +333,8 @@ fn read_placement(field: &str, setup: &mut Setup) -> Result<(), FenError> {
     if ranks.len() != 8 {
         return Err(FenError::RankCount(ranks.len()));
     }
-    for (i, items) in ranks.iter().enumerate() {
-        let rank = 7 - i as u8;
+    // FEN lists the eighth rank first.
+    for (items, rank) in ranks.iter().zip((0..8u8).rev()) {
         let squares: u32 = items
             .iter()
             .map(|item| match item {
@@ -331,7 +355,7 @@ fn read_placement(field: &str, setup: &mut Setup) -> Result<(), FenError> {
                     setup.set(Square::new(file, rank), Some(p));
                     file += 1;
                 }
-                RankItem::Empty(n) => file += n as u8,
+                RankItem::Empty(n) => file += u8::try_from(n).expect("a digit 1 to 8"),
             }
         }
     }

@@ -8,9 +8,11 @@ use std::mem::MaybeUninit;
 /// needs it to make the move, notation needs it to write one.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum MoveKind {
+    /// Any other move, captures and promotions included.
     Normal = 0,
     /// Pawn two squares forward: may create an en-passant square.
     DoublePush = 1,
+    /// Pawn capture onto the e.p. square; the captured pawn stands beside it, not on it.
     EnPassant = 2,
     /// King two squares sideways; the rook moves too.
     Castle = 3,
@@ -32,38 +34,46 @@ const PROMO_MASK: u32 = 7;
 const KIND_MASK: u32 = 3;
 
 impl Move {
+    /// No move: fills empty killer and PV slots, and is written `@@@@`.
     pub const NONE: Move = Move(0);
 
+    /// A move that promotes nothing; for promotions use `promotion`.
     #[inline]
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
         Move(from.raw() as u32 | (to.raw() as u32) << TO_SHIFT | (kind as u32) << KIND_SHIFT)
     }
 
+    /// A pawn move (capture or not) to the last rank, becoming `piece`.
     #[inline]
     pub const fn promotion(from: Square, to: Square, piece: PieceType) -> Move {
         Move(from.raw() as u32 | (to.raw() as u32) << TO_SHIFT | (piece as u32) << PROMO_SHIFT)
     }
 
+    /// Whether this is `Move::NONE`.
     #[inline]
     pub const fn is_none(self) -> bool {
         self.0 == 0
     }
 
+    /// Origin square.
     #[inline]
     pub fn from(self) -> Square {
         Square::from_bits_masked((self.0 & SQUARE_MASK) as u8)
     }
 
+    /// Target square (for castling, the king's).
     #[inline]
     pub fn to(self) -> Square {
         Square::from_bits_masked((self.0 >> TO_SHIFT & SQUARE_MASK) as u8)
     }
 
+    /// The piece a promotion makes, `None` for other moves.
     #[inline]
     pub const fn promoted(self) -> Option<PieceType> {
         PieceType::from_u8((self.0 >> PROMO_SHIFT & PROMO_MASK) as u8)
     }
 
+    /// What the move does besides carrying its piece.
     #[inline]
     pub const fn kind(self) -> MoveKind {
         match self.0 >> KIND_SHIFT & KIND_MASK {
@@ -127,6 +137,7 @@ pub struct FixedList<T: Copy> {
 pub type MoveList = FixedList<Move>;
 
 impl<T: Copy> FixedList<T> {
+    /// An empty list; nothing is initialised until pushed.
     #[inline]
     pub fn new() -> FixedList<T> {
         FixedList {
@@ -135,6 +146,7 @@ impl<T: Copy> FixedList<T> {
         }
     }
 
+    /// Appends `item`; panics if the list already holds `MAX_MOVES` items.
     #[inline]
     pub fn push(&mut self, item: T) {
         // Indexing panics before an overflow could write out of bounds; no position
@@ -143,21 +155,25 @@ impl<T: Copy> FixedList<T> {
         self.len += 1;
     }
 
+    /// Number of items pushed (and not truncated or cleared).
     #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the list holds nothing.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Empties the list for reuse (O(1): nothing is dropped or overwritten).
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
+    /// The items pushed, in order.
     #[inline]
     pub fn as_slice(&self) -> &[T] {
         let filled = &self.items[..self.len];
@@ -166,6 +182,7 @@ impl<T: Copy> FixedList<T> {
         unsafe { &*(filled as *const [MaybeUninit<T>] as *const [T]) }
     }
 
+    /// The items pushed, for sorting or rescoring in place.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         let filled = &mut self.items[..self.len];
@@ -179,10 +196,12 @@ impl<T: Copy> FixedList<T> {
         self.len = self.len.min(len);
     }
 
+    /// Iterates over the items pushed.
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.as_slice().iter()
     }
 
+    /// Whether `item` is in the list (linear scan), e.g. to check a move is legal.
     pub fn contains(&self, item: T) -> bool
     where
         T: PartialEq,

@@ -12,18 +12,28 @@ pub const FIFTY_MOVE_PLIES: u16 = 100;
 /// Why a game is over.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
-    Checkmate { winner: Color },
+    /// The side to move is mated.
+    Checkmate {
+        /// The side that gave mate.
+        winner: Color,
+    },
+    /// The side to move has no legal move and is not in check: a draw.
     Stalemate,
+    /// Neither side can mate (see `Board::is_insufficient_material`): a draw.
     InsufficientMaterial,
+    /// A hundred half-moves without capture or pawn move: a draw that may be claimed.
     FiftyMoves,
+    /// The position occurred for the third time: a draw that may be claimed.
     Repetition,
 }
 
 impl Board {
+    /// The side to move is in check and has no legal move.
     pub fn is_checkmate(&self) -> bool {
         self.in_check() && !self.has_legal_move()
     }
 
+    /// The side to move is not in check but has no legal move.
     pub fn is_stalemate(&self) -> bool {
         !self.in_check() && !self.has_legal_move()
     }

@@ -13,7 +13,9 @@ pub const OFF_BOARD: u8 = 0x88;
 /// The two sides.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
 pub enum Color {
+    /// Moves first; index 0.
     White = 0,
+    /// Index 1.
     Black = 1,
 }
 
@@ -73,11 +75,17 @@ impl Color {
 /// Kinds of piece. The discriminants are what a `Piece` stores in its low bits.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub enum PieceType {
+    /// Pawn.
     Pawn = 1,
+    /// Knight.
     Knight = 2,
+    /// Bishop.
     Bishop = 3,
+    /// Rook.
     Rook = 4,
+    /// Queen.
     Queen = 5,
+    /// King.
     King = 6,
 }
 
@@ -100,6 +108,7 @@ impl PieceType {
         PieceType::Bishop,
     ];
 
+    /// Inverse of `kind as u8`: `None` for 0 (empty) and the unused values 7 and up.
     #[inline]
     pub const fn from_u8(v: u8) -> Option<PieceType> {
         match v {
@@ -160,13 +169,16 @@ const BLACK_BIT: u8 = 8;
 const TYPE_MASK: u8 = 7;
 
 impl Piece {
+    /// No piece: what an empty square holds.
     pub const EMPTY: Piece = Piece(0);
 
+    /// Packs a colour and a type.
     #[inline]
     pub const fn new(color: Color, kind: PieceType) -> Piece {
         Piece(((color as u8) * BLACK_BIT) | kind as u8)
     }
 
+    /// Whether this is `EMPTY`.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
@@ -182,6 +194,7 @@ impl Piece {
         }
     }
 
+    /// A piece of `color` (false for `EMPTY`, unlike comparing `color()`).
     #[inline]
     pub const fn is_color(self, color: Color) -> bool {
         !self.is_empty() && self.0 & BLACK_BIT == (color as u8) * BLACK_BIT
@@ -199,6 +212,7 @@ impl Piece {
         self.0 & TYPE_MASK
     }
 
+    /// Exactly this colour and type, in one byte comparison.
     #[inline]
     pub const fn is(self, color: Color, kind: PieceType) -> bool {
         self.0 == Piece::new(color, kind).0
@@ -221,6 +235,7 @@ impl Piece {
         }
     }
 
+    /// Inverse of `fen_char`; `None` for anything but the twelve piece letters.
     pub fn from_fen_char(c: char) -> Option<Piece> {
         let kind = PieceType::from_letter(c)?;
         let color = if c.is_ascii_uppercase() {
@@ -237,6 +252,7 @@ impl Piece {
 pub struct Square(u8);
 
 impl Square {
+    /// Square from 0-based file and rank, both below 8 (checked only in debug builds).
     #[inline]
     pub const fn new(file: u8, rank: u8) -> Square {
         debug_assert!(file < 8 && rank < 8);
@@ -254,7 +270,7 @@ impl Square {
     /// the byte makes steps off either end land in the off-board half or above 0x7f.
     #[inline]
     pub const fn offset(self, delta: i8) -> Option<Square> {
-        let target = self.0.wrapping_add(delta as u8);
+        let target = self.0.wrapping_add(delta.cast_unsigned());
         if target & OFF_BOARD == 0 {
             Some(Square(target))
         } else {
@@ -268,6 +284,7 @@ impl Square {
         self.0 as usize
     }
 
+    /// The 0x88 index as a byte, for packing into moves and matching known squares.
     #[inline]
     pub const fn raw(self) -> u8 {
         self.0
@@ -279,16 +296,24 @@ impl Square {
         ((self.0 >> 4) * 8 + (self.0 & 7)) as usize
     }
 
+    /// Inverse of `index64`; `i` must be below 64 (checked only in debug builds).
     #[inline]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "i < 64 gives at most 0x77; unchecked: the hash table decodes every move with it"
+    )]
     pub const fn from_index64(i: usize) -> Square {
+        debug_assert!(i < 64);
         Square(((i / 8) * 16 + i % 8) as u8)
     }
 
+    /// File, 0 for a to 7 for h.
     #[inline]
     pub const fn file(self) -> u8 {
         self.0 & 7
     }
 
+    /// Rank, 0 for the first rank to 7 for the eighth.
     #[inline]
     pub const fn rank(self) -> u8 {
         self.0 >> 4
@@ -347,11 +372,17 @@ impl fmt::Display for Square {
 pub struct CastlingRights(u8);
 
 impl CastlingRights {
+    /// White may castle short (O-O).
     pub const WHITE_KINGSIDE: u8 = 1;
+    /// White may castle long (O-O-O).
     pub const WHITE_QUEENSIDE: u8 = 2;
+    /// Black may castle short.
     pub const BLACK_KINGSIDE: u8 = 4;
+    /// Black may castle long.
     pub const BLACK_QUEENSIDE: u8 = 8;
+    /// No rights (FEN `-`).
     pub const NONE: CastlingRights = CastlingRights(0);
+    /// All four rights (FEN `KQkq`).
     pub const ALL: CastlingRights = CastlingRights(15);
     /// Each right with its FEN letter, in the order FEN writes them.
     pub const FEN_LETTERS: [(u8, char); 4] = [
@@ -361,21 +392,25 @@ impl CastlingRights {
         (Self::BLACK_QUEENSIDE, 'q'),
     ];
 
+    /// The four flag bits, e.g. to index per-rights Zobrist keys (0..16).
     #[inline]
     pub const fn bits(self) -> u8 {
         self.0
     }
 
+    /// Inverse of `bits`; bits above the four flags are dropped.
     #[inline]
     pub const fn from_bits(bits: u8) -> CastlingRights {
         CastlingRights(bits & 15)
     }
 
+    /// Whether any of the rights in `flag` (one of the constants above, or a union) is held.
     #[inline]
     pub const fn has(self, flag: u8) -> bool {
         self.0 & flag != 0
     }
 
+    /// Grants the rights in `flag`.
     #[inline]
     pub fn insert(&mut self, flag: u8) {
         self.0 |= flag;
@@ -437,7 +472,10 @@ const LINE_STEPS: [i8; 239] = {
         let step = dir::KING[i];
         let mut distance = 1;
         while distance < 8 {
-            table[(step as i32 * distance + DIFF_OFFSET) as usize] = step;
+            // Evaluated at compile time: an index out of range would fail the build.
+            #[allow(clippy::cast_sign_loss, reason = "the index is within 0..239")]
+            let index = (step as i32 * distance + DIFF_OFFSET) as usize;
+            table[index] = step;
             distance += 1;
         }
         i += 1;
@@ -447,6 +485,10 @@ const LINE_STEPS: [i8; 239] = {
 
 /// Unit step from `from` towards `to` if they share a rank, file or diagonal, else 0.
 #[inline]
+#[allow(
+    clippy::cast_sign_loss,
+    reason = "squares are 0..=0x77, so the index is 0..=238; unchecked as attack tests call this"
+)]
 pub fn line_step(from: Square, to: Square) -> i8 {
     LINE_STEPS[(i32::from(to.raw()) - i32::from(from.raw()) + DIFF_OFFSET) as usize]
 }
@@ -459,18 +501,30 @@ pub const fn is_straight(step: i8) -> bool {
 
 /// Step vectors in 0x88 numbering.
 pub mod dir {
+    /// Up one rank (towards Black's side).
     pub const N: i8 = 16;
+    /// Down one rank (towards White's side).
     pub const S: i8 = -16;
+    /// Right one file (towards h).
     pub const E: i8 = 1;
+    /// Left one file (towards a).
     pub const W: i8 = -1;
+    /// Up and right.
     pub const NE: i8 = 17;
+    /// Up and left.
     pub const NW: i8 = 15;
+    /// Down and right.
     pub const SE: i8 = -15;
+    /// Down and left.
     pub const SW: i8 = -17;
 
+    /// Rook directions.
     pub const STRAIGHT: [i8; 4] = [N, S, E, W];
+    /// Bishop directions.
     pub const DIAGONAL: [i8; 4] = [NE, NW, SE, SW];
+    /// All eight directions: a king steps, and a queen slides, along these.
     pub const KING: [i8; 8] = [N, S, E, W, NE, NW, SE, SW];
+    /// The eight knight jumps.
     pub const KNIGHT: [i8; 8] = [33, 31, 18, 14, -14, -18, -31, -33];
 }
 

@@ -23,10 +23,15 @@ use kpk::KpkBitbase;
 use pawnrace::PawnRaceTable;
 use std::sync::OnceLock;
 
+/// A pawn: the internal unit, so `to_centipawns` divides by it.
 pub const PAWN_VALUE: i32 = 74;
+/// A knight, 3.5 pawns.
 pub const KNIGHT_VALUE: i32 = 259;
+/// A bishop, 4 pawns: worth more than a knight, as in micro-Max.
 pub const BISHOP_VALUE: i32 = 296;
+/// A rook, 6 pawns.
 pub const ROOK_VALUE: i32 = 444;
+/// A queen, 11.5 pawns.
 pub const QUEEN_VALUE: i32 = 851;
 
 /// Material value of a piece type (the king has none: it is never traded).
@@ -193,6 +198,10 @@ impl PawnFiles {
         pf
     }
 
+    #[allow(
+        clippy::cast_sign_loss,
+        reason = "the range test before it rules out negatives"
+    )]
     fn has_pawn(&self, color: Color, file: i32) -> bool {
         (0..8).contains(&file) && self.count[color.index()][file as usize] > 0
     }
@@ -202,6 +211,7 @@ impl PawnFiles {
         let enemy = color.flip().index();
         let f = i32::from(sq.file());
         (f - 1..=f + 1).filter(|x| (0..8).contains(x)).all(|x| {
+            #[allow(clippy::cast_sign_loss, reason = "filtered to 0..8")]
             let x = x as usize;
             match color {
                 Color::White => self.highest[enemy][x].is_none_or(|r| r <= sq.rank()),
@@ -219,6 +229,7 @@ impl PawnFiles {
             .into_iter()
             .filter(|x| (0..8).contains(x))
             .any(|x| {
+                #[allow(clippy::cast_sign_loss, reason = "filtered to 0..8")]
                 let x = x as usize;
                 match color {
                     Color::White => self.lowest[c][x].is_some_and(|r| r <= sq.rank()),
@@ -270,6 +281,10 @@ fn evaluate_white(board: &Board) -> i32 {
     score
 }
 
+#[allow(
+    clippy::cast_possible_wrap,
+    reason = "piece counts are at most 10; unchecked as every evaluation calls this"
+)]
 fn material(board: &Board, color: Color) -> i32 {
     PieceType::ALL[..5]
         .iter()
@@ -278,6 +293,10 @@ fn material(board: &Board, color: Color) -> i32 {
 }
 
 /// 24 with all pieces on the board, 0 with kings and pawns only.
+#[allow(
+    clippy::cast_possible_wrap,
+    reason = "the units of at most 32 pieces; unchecked as every evaluation calls this"
+)]
 fn game_phase(board: &Board) -> i32 {
     let units = |c| {
         board.count(c, PieceType::Knight)
@@ -324,17 +343,17 @@ fn pawn_structure(board: &Board, pawns: &PawnFiles, color: Color, phase: i32) ->
 /// Bonus of a passed pawn: by rank, blended by phase, and in the endgame by how far the
 /// defending king is from its path (and how near its own king is).
 fn passed_pawn(board: &Board, sq: Square, color: Color, phase: i32) -> i32 {
-    let rank = relative_rank(sq, color) as usize;
+    let rank = relative_rank(sq, color);
     let Some(front) = sq.offset(color.forward()) else {
         return 0;
     };
     let distance = |k: Square| i32::from(k.distance(front));
-    let progress = rank as i32 - 1;
+    let progress = i32::from(rank) - 1;
     let kings = progress
         * (PASSER_ENEMY_KING_DISTANCE * distance(board.king_square(color.flip()))
             - PASSER_OWN_KING_DISTANCE * distance(board.king_square(color)));
-    let mut endgame = PASSED_PAWN_ENDGAME[rank] + kings.max(0);
-    let mut middlegame = PASSED_PAWN_MIDDLEGAME[rank];
+    let mut endgame = PASSED_PAWN_ENDGAME[usize::from(rank)] + kings.max(0);
+    let mut middlegame = PASSED_PAWN_MIDDLEGAME[usize::from(rank)];
     if !board.piece_at(front).is_empty() {
         endgame /= 2;
         middlegame /= 2;
@@ -513,6 +532,10 @@ fn trade_and_fifty_move_terms(board: &Board, material_diff: i32) -> i32 {
         return 0;
     }
     let sign = material_diff.signum();
+    #[allow(
+        clippy::cast_possible_wrap,
+        reason = "at most 32 pieces; unchecked as every evaluation calls this"
+    )]
     let pieces_left =
         (board.non_pawn_pieces(Color::White) + board.non_pawn_pieces(Color::Black)) as i32;
     let traded = (14 - pieces_left).max(0);

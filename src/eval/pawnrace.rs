@@ -198,8 +198,9 @@ pub(crate) fn position_at(index: usize) -> (u8, u8, u8, bool) {
     let white_king = square_from_number(placement / KING_SQUARES % KING_SQUARES);
     let pawn_slot = placement / (KING_SQUARES * KING_SQUARES);
     let files = usize::from(INDEXED_PAWN_FILES);
-    let pawn_rank = PAWN_START_RANK + (pawn_slot / files) as u8;
-    let pawn = pawn_rank * 16 + (pawn_slot % files) as u8;
+    let pawn_rank = PAWN_START_RANK + u8::try_from(pawn_slot / files).expect("index in the table");
+    let pawn_file = u8::try_from(pawn_slot % files).expect("below INDEXED_PAWN_FILES");
+    let pawn = pawn_rank * 16 + pawn_file;
     (pawn, white_king, black_king, white_to_move)
 }
 
@@ -210,7 +211,7 @@ fn square_number(square: u8) -> usize {
 
 /// The 0x88 square with compact number `number` (rank * 8 + file).
 fn square_from_number(number: usize) -> u8 {
-    (number / 8 * 16 + number % 8) as u8
+    u8::try_from(number / 8 * 16 + number % 8).expect("number below 64")
 }
 
 /// A fixed-size set of table positions, one bit each.

@@ -1,4 +1,4 @@
-//! Time control as the GUI sets it (`level`, `st`, `sd`, `nps`, `time`, `otim`) and the
+//! Time control as the GUI sets it (`level`, `st`, `sd`, `nps`, `time`; `otim` is not used) and the
 //! search limits it yields for one move.
 
 use crate::cecp::Level;
@@ -36,8 +36,6 @@ pub struct TimeControl {
     pub nodes_per_second: Option<u64>,
     /// `time`: our clock in centiseconds, as last reported.
     pub own_centis: Option<i64>,
-    /// `otim`: the opponent's clock.
-    pub opponent_centis: Option<i64>,
 }
 
 impl Default for TimeControl {
@@ -50,7 +48,6 @@ impl Default for TimeControl {
             depth: None,
             nodes_per_second: None,
             own_centis: None,
-            opponent_centis: None,
         }
     }
 }
@@ -63,7 +60,6 @@ impl TimeControl {
         self.depth = None;
         self.nodes_per_second = None;
         self.own_centis = None;
-        self.opponent_centis = None;
     }
 
     pub fn set_level(&mut self, level: Level, ply: usize) {
@@ -93,6 +89,11 @@ impl TimeControl {
                 // The node clock: `st` seconds at `nps` nodes per second is a node count
                 // (python-chess's `nps 1` + `st N`, cutechess's `st 1` + `nps N`).
                 Some(rate) => {
+                    #[allow(
+                        clippy::cast_possible_truncation,
+                        clippy::cast_sign_loss,
+                        reason = "`as` from a float saturates: huge st times nps gives u64::MAX"
+                    )]
                     let nodes = (st.as_secs_f64() * rate as f64).round().max(1.0) as u64;
                     limits.nodes = Some(nodes);
                 }

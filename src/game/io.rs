@@ -21,10 +21,12 @@ pub struct Out {
 }
 
 impl Out {
+    /// Protocol lines to standard output: the engine as a GUI runs it.
     pub fn stdout() -> Out {
         Out::to(Box::new(std::io::stdout()))
     }
 
+    /// Protocol lines to any writer, so tests can read what the engine says.
     pub fn to(sink: Box<dyn Write + Send>) -> Out {
         Out {
             sink: Arc::new(Mutex::new(sink)),
@@ -75,6 +77,7 @@ impl Out {
 
 /// What the main thread receives, in arrival order.
 pub enum Input {
+    /// One line, without its line ending.
     Line(String),
     /// stdin closed: the GUI is gone.
     Eof,

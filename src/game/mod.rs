@@ -56,9 +56,19 @@ pub enum Event {
     /// A line from the GUI, or the end of its input.
     Input(Input),
     /// Thinking output of search `id`.
-    Report { id: u64, report: Report },
+    Report {
+        /// Which search sent it: reports of a search since forgotten are dropped.
+        id: u64,
+        /// What the search found so far.
+        report: Report,
+    },
     /// Search `id` ended.
-    Done { id: u64, result: SearchResult },
+    Done {
+        /// Which search ended: only the current search's result is used.
+        id: u64,
+        /// Its best move and score.
+        result: SearchResult,
+    },
 }
 
 impl From<Input> for Event {
@@ -84,7 +94,9 @@ pub fn run() -> i32 {
 /// Whether the event loop goes on after an event.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Flow {
+    /// Wait for the next event.
     Continue,
+    /// `quit` or end of input: leave the loop.
     Quit,
 }
 
@@ -309,7 +321,8 @@ impl Game {
             Command::Depth(d) => self.time.depth = (d > 0).then_some(d),
             Command::Nps(rate) => self.time.nodes_per_second = (rate > 0).then_some(rate),
             Command::Time { centis } => self.time.own_centis = Some(centis),
-            Command::OpponentTime { centis } => self.time.opponent_centis = Some(centis),
+            // The opponent's clock: the time management plans with its own clock only.
+            Command::OpponentTime { .. } => {}
             Command::UserMove(text) => self.user_move(&text),
             Command::MoveNow => self.move_now(),
             Command::Ping(token) => self.ping(token),

@@ -15,6 +15,13 @@ use std::sync::Arc;
 pub const MAX_HASH_MB: i64 = 65_536;
 /// Most search threads the `Threads` option (and `cores`) allows.
 pub const MAX_THREADS: i64 = 256;
+/// The search's default hash size as the `Hash` option's spin value.
+#[allow(
+    clippy::cast_possible_wrap,
+    reason = "a compile-time constant; the assertion below rejects a wrapped value"
+)]
+const DEFAULT_HASH_SPIN: i64 = DEFAULT_HASH_MB as i64;
+const _: () = assert!(1 <= DEFAULT_HASH_SPIN && DEFAULT_HASH_SPIN <= MAX_HASH_MB);
 /// `Resign` on a chess server when the operator has not set it: a bot that plays on in a
 /// hopeless position for weeks annoys its opponents (centipawns).
 pub const ICS_RESIGN_CENTIPAWNS: i64 = 700;
@@ -149,7 +156,7 @@ const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "Hash",
         kind: Kind::Spin {
-            default: DEFAULT_HASH_MB as i64,
+            default: DEFAULT_HASH_SPIN,
             min: 1,
             max: MAX_HASH_MB,
             value: |s| &mut s.hash_mb,
@@ -443,7 +450,7 @@ mod tests {
     #[test]
     fn defaults_are_the_announced_ones() {
         let settings = Settings::default();
-        assert_eq!(settings.hash_mb, DEFAULT_HASH_MB as i64);
+        assert_eq!(settings.hash_mb, DEFAULT_HASH_SPIN);
         let hash = &announcements()[0];
         assert_eq!(hash.to_string(), "Hash -spin 64 1 65536");
     }

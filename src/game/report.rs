@@ -32,6 +32,11 @@ fn centis(elapsed: Duration) -> u64 {
     u64::try_from(elapsed.as_millis() / MILLIS_PER_CENTI).unwrap_or(u64::MAX)
 }
 
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "float-to-integer `as` saturates, and the quotient is positive"
+)]
 fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
     (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64
 }

@@ -61,11 +61,19 @@ pub const POSITIONS: &[&str] = &[
 /// Totals of a bench run.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct BenchResult {
+    /// Nodes of all positions: the search's signature.
     pub nodes: u64,
+    /// Wall-clock time of the whole run, table allocations included.
     pub elapsed: Duration,
 }
 
 impl BenchResult {
+    /// Speed over the whole run.
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "float-to-integer `as` saturates, and the quotient is positive"
+    )]
     pub fn nodes_per_second(&self) -> u64 {
         (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
     }

@@ -21,10 +21,13 @@ pub struct Clock {
 /// reached. With none set it runs until stopped.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Limits {
+    /// Stop after the iteration of this many plies (CECP `sd`).
     pub depth: Option<u32>,
+    /// Stop after about this many nodes (the `nps` node clock, hints, tests).
     pub nodes: Option<u64>,
     /// Fixed time for this move (CECP `st`): a hard cap.
     pub move_time: Option<Duration>,
+    /// The game clock, from which a budget for this move is worked out.
     pub clock: Option<Clock>,
     /// Measure time in nodes at this rate instead of on the wall clock (CECP `nps`).
     pub nodes_per_second: Option<u64>,

@@ -66,6 +66,7 @@ impl SearchControl {
         self.stop.store(true, Relaxed);
     }
 
+    /// Whether `stop` was called.
     pub fn stop_requested(&self) -> bool {
         self.stop.load(Relaxed)
     }
@@ -75,14 +76,14 @@ impl SearchControl {
     /// hit.
     pub fn set_deadlines(&self, from: Duration, budget: Budget) {
         let ms = |d: Duration| {
-            from.saturating_add(d)
-                .as_millis()
-                .min(u128::from(NEVER - 1)) as u64
+            let millis = from.saturating_add(d).as_millis();
+            u64::try_from(millis).unwrap_or(NEVER - 1).min(NEVER - 1)
         };
         self.soft_ms.store(ms(budget.soft), Relaxed);
         self.hard_ms.store(ms(budget.hard), Relaxed);
     }
 
+    /// Whether a time limit applies (not in analysis or an untimed ponder search).
     pub fn has_deadline(&self) -> bool {
         self.hard_ms.load(Relaxed) != NEVER
     }
@@ -120,12 +121,13 @@ impl SearchControl {
     }
 
     fn publish_depth(&self, depth: i32) {
-        self.depth.store(depth as u32, Relaxed);
+        self.depth.store(depth.unsigned_abs(), Relaxed);
     }
 
     fn publish_root_move(&self, index: usize, total: usize, m: Move) {
-        self.root_index.store(index as u32, Relaxed);
-        self.root_total.store(total as u32, Relaxed);
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        self.root_index.store(count(index), Relaxed);
+        self.root_total.store(count(total), Relaxed);
         self.root_move.store(m.bits(), Relaxed);
     }
 
@@ -153,11 +155,17 @@ impl Default for SearchControl {
 /// Snapshot of a running search (CECP `stat01`).
 #[derive(Copy, Clone, Debug)]
 pub struct Progress {
+    /// Wall time since the search started.
     pub elapsed: Duration,
+    /// Nodes of all threads, as last published (about every millisecond).
     pub nodes: u64,
+    /// The iteration being searched.
     pub depth: u32,
+    /// Root moves still to search in this iteration.
     pub moves_left: u32,
+    /// Root moves in all.
     pub moves_total: u32,
+    /// The root move being searched (`Move::NONE` before the first).
     pub current_move: Move,
 }
 

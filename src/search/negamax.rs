@@ -28,10 +28,16 @@ use std::time::Duration;
 
 /// Score of a mate delivered at the root; a mate `n` plies away scores `MATE - n`.
 pub const MATE: i32 = 30_000;
+/// Score of a draw for a side that neither seeks nor avoids it (contempt 0).
 pub const DRAW: i32 = 0;
 /// Plies the search can reach at most (iterations, extensions and quiescence included).
 pub const MAX_PLY: usize = 128;
 /// Scores beyond this are mates.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "MAX_PLY is 128"
+)]
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
 /// Deepest iteration started.
@@ -78,6 +84,7 @@ pub enum SearchScore {
 }
 
 impl SearchScore {
+    /// Reads an internal score (evaluation units, mates as `MATE - plies`).
     pub fn from_internal(score: i32) -> SearchScore {
         if score >= MATE_BOUND {
             SearchScore::Mate(MATE - score)
@@ -92,11 +99,17 @@ impl SearchScore {
 /// Progress at one point of the search, for thinking output.
 #[derive(Clone, Debug)]
 pub struct Info {
+    /// The iteration's nominal depth in plies.
     pub depth: i32,
+    /// The deepest ply any line reached, quiescence included.
     pub seldepth: i32,
+    /// The score of the best move, for the side to move at the root.
     pub score: SearchScore,
+    /// Wall time since the search started.
     pub elapsed: Duration,
+    /// Nodes searched so far by all threads.
     pub nodes: u64,
+    /// The principal variation, its first move the best so far.
     pub pv: Vec<Move>,
 }
 
@@ -116,11 +129,17 @@ pub struct SearchResult {
     pub best_move: Move,
     /// The reply the search expects (for pondering and `hint`).
     pub ponder_move: Option<Move>,
+    /// The best move's score in internal units, for the side to move.
     pub score: i32,
+    /// The deepest iteration completed.
     pub depth: i32,
+    /// The deepest ply reached.
     pub seldepth: i32,
+    /// Nodes of all threads.
     pub nodes: u64,
+    /// Wall time the search took.
     pub elapsed: Duration,
+    /// The principal variation, starting with `best_move`.
     pub pv: Vec<Move>,
 }
 
@@ -303,7 +322,7 @@ impl Searcher<'_> {
             .get(1)
             .copied()
             .or_else(|| self.ponder_from_table(result.best_move));
-        result.seldepth = self.seldepth as i32;
+        result.seldepth = plies(self.seldepth);
         // This thread's nodes: the caller adds the helpers' once they have all ended.
         result.nodes = self.nodes;
         result.elapsed = self.control.elapsed_wall();
@@ -463,15 +482,15 @@ impl Searcher<'_> {
         let in_check = self.board.in_check();
         if self.board.is_fifty_move_draw() {
             return if in_check && !self.board.has_legal_move() {
-                -MATE + ply as i32
+                -MATE + plies(ply)
             } else {
                 self.draw_score(ply)
             };
         }
         // Mate-distance pruning: no line from here can beat a mate already found nearer
         // the root.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
+        alpha = alpha.max(-MATE + plies(ply));
+        beta = beta.min(MATE - plies(ply) - 1);
         if alpha >= beta {
             return alpha;
         }
@@ -605,7 +624,7 @@ impl Searcher<'_> {
         self.board.generate_legal(unscored.list_mut());
         if unscored.is_empty() {
             let score = if in_check {
-                -MATE + ply as i32
+                -MATE + plies(ply)
             } else {
                 self.draw_score(ply)
             };
@@ -615,8 +634,8 @@ impl Searcher<'_> {
             unscored.score_all(&self.board, hash_move, &self.killers[ply], &self.history);
         let futile = !is_pv
             && !in_check
-            && depth < FUTILITY_MARGIN.len() as i32
-            && static_eval + FUTILITY_MARGIN[depth as usize] <= alpha;
+            && table_entry(&FUTILITY_MARGIN, depth)
+                .is_some_and(|&margin| static_eval + margin <= alpha);
 
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
@@ -629,8 +648,7 @@ impl Searcher<'_> {
             let gives_check = self.board.in_check();
             let late = !is_pv
                 && !in_check
-                && (depth as usize) < LATE_MOVE_COUNT.len()
-                && searched >= LATE_MOVE_COUNT[depth as usize];
+                && table_entry(&LATE_MOVE_COUNT, depth).is_some_and(|&count| searched >= count);
             if (futile || late) && quiet && searched > 0 && !gives_check {
                 self.board.unmake_move(m, &undo);
                 continue;
@@ -733,7 +751,7 @@ impl Searcher<'_> {
         if in_check {
             self.board.generate_legal(unscored.list_mut());
             if unscored.is_empty() {
-                return -MATE + ply as i32;
+                return -MATE + plies(ply);
             }
             stand_pat = -INFINITY;
         } else {
@@ -798,7 +816,9 @@ impl Searcher<'_> {
             Some(seed) => {
                 // A multiplicative hash of key and seed, folded to -4..=4.
                 let mixed = (self.board.key() ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                score + ((mixed >> 59) % NOISE_RANGE) as i32 - (NOISE_RANGE / 2) as i32
+                #[allow(clippy::cast_possible_truncation, reason = "below NOISE_RANGE")]
+                let noise = ((mixed >> 59) % NOISE_RANGE) as i32 - (NOISE_RANGE / 2) as i32;
+                score + noise
             }
         }
     }
@@ -855,7 +875,7 @@ impl Searcher<'_> {
     fn info(&self, depth: i32, score: i32) -> Info {
         Info {
             depth,
-            seldepth: self.seldepth as i32,
+            seldepth: plies(self.seldepth),
             score: SearchScore::from_internal(score),
             elapsed: self.control.elapsed_wall(),
             nodes: self.total_nodes(),
@@ -916,12 +936,19 @@ fn late_move_reduction(depth: i32, searched: usize, is_pv: bool) -> i32 {
         let mut t = [[0u8; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "between 0.75 and 8.6: fits a u8"
+                )]
+                let plies = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
+                *r = plies;
             }
         }
         t
     });
-    let r = i32::from(table[(depth as usize).min(63)][searched.min(63)]) - i32::from(is_pv);
+    let row = usize::try_from(depth).unwrap_or(0).min(63);
+    let r = i32::from(table[row][searched.min(63)]) - i32::from(is_pv);
     r.clamp(0, (depth - 2).max(0))
 }
 
@@ -929,9 +956,9 @@ fn late_move_reduction(depth: i32, searched: usize, is_pv: bool) -> i32 {
 /// stay right when the same position is reached at another ply.
 fn score_to_table(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
-        score + ply as i32
+        score + plies(ply)
     } else if score <= -MATE_BOUND {
-        score - ply as i32
+        score - plies(ply)
     } else {
         score
     }
@@ -939,10 +966,27 @@ fn score_to_table(score: i32, ply: usize) -> i32 {
 
 fn score_from_table(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
-        score - ply as i32
+        score - plies(ply)
     } else if score <= -MATE_BOUND {
-        score + ply as i32
+        score + plies(ply)
     } else {
         score
     }
+}
+
+/// A ply count as a score offset. Plies stay below `MAX_PLY`, so the cast is exact.
+#[inline]
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "plies are at most MAX_PLY (128)"
+)]
+const fn plies(ply: usize) -> i32 {
+    ply as i32
+}
+
+/// The entry of a per-depth table for `depth`, if the table reaches that deep.
+#[inline]
+fn table_entry<T>(table: &[T], depth: i32) -> Option<&T> {
+    usize::try_from(depth).ok().and_then(|d| table.get(d))
 }

@@ -22,12 +22,14 @@ pub struct History {
 }
 
 impl History {
+    /// A table with no lessons yet: every quiet move scores 0.
     pub fn new() -> History {
         History {
             table: Box::new([[[0; 64]; 64]; 2]),
         }
     }
 
+    /// The score of quiet move `m` for `side`: higher means it cut off more often.
     #[inline]
     pub fn get(&self, side: Color, m: Move) -> i32 {
         self.table[side.index()][m.from().index64()][m.to().index64()]
@@ -49,7 +51,8 @@ impl History {
         *entry = (*entry - depth * depth).max(-HISTORY_MAX);
     }
 
-    /// Halves every score (also done between searches).
+    /// Halves every score, so old lessons weigh less than new ones (each search starts
+    /// with a fresh table; within one, this runs when a score reaches `HISTORY_MAX`).
     pub fn age(&mut self) {
         for side in self.table.iter_mut() {
             for row in side.iter_mut() {
@@ -131,6 +134,7 @@ impl UnscoredMoves {
         &mut self.moves
     }
 
+    /// Whether the generator found no move.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()

@@ -13,9 +13,11 @@ pub struct SearchRequest {
     /// The root position. The search treats it as a position of the game (a return to it
     /// is a repetition) even when the caller has not entered it in the table.
     pub board: Board,
+    /// When to stop; by default only when told to.
     pub limits: Limits,
     /// The root moves considered, if not all (CECP `exclude`/`include`).
     pub root_moves: Option<Vec<Move>>,
+    /// Behaviour switches: self-deepening, evaluation noise, contempt.
     pub options: SearchOptions,
     /// Threads searching at once (at least one).
     pub threads: usize,

@@ -38,6 +38,7 @@ const UNKNOWN_MEMORY_LIMIT_MB: usize = 4096;
 /// the size does not fit in the address space).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct AllocError {
+    /// The size that could not be had.
     pub megabytes: usize,
 }
 
@@ -117,24 +118,31 @@ pub enum Bound {
     Lower = 1,
     /// The score is at most this (no move reached alpha).
     Upper = 2,
+    /// The score is exact (a move scored between the window's bounds).
     Exact = 3,
 }
 
 /// What a probe found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The best move found there, or none (a fail-low node has no best move).
     pub best_move: PackedMove,
+    /// The score, mates counted from this position (see the search's `score_to_table`).
     pub score: i32,
+    /// The depth the score was searched to (quiescence results are zero or below).
     pub depth: i32,
+    /// Whether the score is exact or a bound.
     pub bound: Bound,
 }
 
 /// Result of looking up a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Probe {
+    /// Nothing stored for this position.
     Miss,
     /// A position of the game: a return to it is a draw.
     GamePosition,
+    /// A search result.
     Hit(Entry),
 }
 
@@ -144,8 +152,10 @@ pub enum Probe {
 pub struct PackedMove(u16);
 
 impl PackedMove {
+    /// No move.
     pub const NONE: PackedMove = PackedMove(0);
 
+    /// `m` in 16 bits (`Move::NONE` as [`PackedMove::NONE`]).
     pub fn pack(m: Move) -> PackedMove {
         if m.is_none() {
             return PackedMove::NONE;
@@ -157,9 +167,15 @@ impl PackedMove {
             Some(PieceType::Rook) => 3,
             Some(_) => 4,
         };
-        PackedMove((m.from().index64() | m.to().index64() << 6 | promo << 12) as u16)
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "6 + 6 + 3 bits: squares below 64, promo below 8"
+        )]
+        let bits = (m.from().index64() | m.to().index64() << 6 | promo << 12) as u16;
+        PackedMove(bits)
     }
 
+    /// Whether this is [`PackedMove::NONE`].
     pub fn is_none(self) -> bool {
         self.0 == 0
     }
@@ -195,7 +211,14 @@ const AGE_SHIFT: u32 = 48;
 /// Depth field stores `depth + DEPTH_BIAS` so quiescence depths (≤ 0) fit in a byte.
 const DEPTH_BIAS: i32 = 64;
 
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "search scores lie within ±(MATE + 1), which fits an i16, stored as its 16 bits; \
+              the depth field is clamped to a byte first"
+)]
 fn pack_data(m: PackedMove, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    debug_assert!(i16::try_from(score).is_ok(), "score {score} fits 16 bits");
     u64::from(m.0) << MOVE_SHIFT
         | u64::from(score as i16 as u16) << SCORE_SHIFT
         | ((depth + DEPTH_BIAS).clamp(0, 255) as u64) << DEPTH_SHIFT
@@ -203,6 +226,12 @@ fn pack_data(m: PackedMove, score: i32, depth: i32, bound: Bound, age: u8) -> u6
         | u64::from(age) << AGE_SHIFT
 }
 
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "each field is taken from its own bits: 16 for the move and the score (an \
+              i16 stored as its bits), 8 for the depth"
+)]
 fn unpack_data(data: u64) -> Entry {
     let bound = match data >> BOUND_SHIFT & 3 {
         1 => Bound::Lower,
@@ -217,6 +246,10 @@ fn unpack_data(data: u64) -> Entry {
     }
 }
 
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "the age is the byte at AGE_SHIFT"
+)]
 fn age_of(data: u64) -> u8 {
     (data >> AGE_SHIFT) as u8
 }
@@ -325,7 +358,9 @@ impl TranspositionTable {
 
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        // Multiply-shift maps the key uniformly onto 0..len without a division.
+        // Multiply-shift maps the key uniformly onto 0..len without a division: the high
+        // half of key * len is below len, so it fits a usize.
+        #[allow(clippy::cast_possible_truncation, reason = "below the bucket count")]
         let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[index]
     }
@@ -508,6 +543,7 @@ struct BucketArray {
 
 // SAFETY: the array owns its memory, and `Bucket` (atomics only) is Send and Sync.
 unsafe impl Send for BucketArray {}
+// SAFETY: see `Send` above: shared access only goes through the atomics of `Bucket`.
 unsafe impl Sync for BucketArray {}
 
 impl BucketArray {

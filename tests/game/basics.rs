@@ -147,7 +147,9 @@ fn garbage_never_breaks_the_game_manager() {
         state ^= state << 17;
         let len = (state % MAX_LEN) as usize;
         let garbage: String = (0..len)
-            .map(|k| ((state >> (k % 56)) as u8 % PRINTABLE_COUNT + PRINTABLE_FIRST) as char)
+            .map(|k| {
+                ((state >> (k % 56)).to_le_bytes()[0] % PRINTABLE_COUNT + PRINTABLE_FIRST) as char
+            })
             .collect();
         d.send(&format!("{}{garbage}", prefixes[i % prefixes.len()]));
     }

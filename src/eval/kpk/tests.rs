@@ -46,7 +46,8 @@ struct KpkOracle {
 
 /// Where a position's bounds live: every (pawn, king, king, side) combination, unmirrored.
 fn slot(setup: &Setup) -> usize {
-    let number = |square: Coord| (square.rank * 8 + square.file) as usize;
+    let number =
+        |square: Coord| usize::try_from(square.rank * 8 + square.file).expect("on the board");
     let placement =
         (number(setup.pawn) * 64 + number(setup.white_king)) * 64 + number(setup.black_king);
     placement * 2 + usize::from(setup.white_to_move)

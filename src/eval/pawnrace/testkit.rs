@@ -48,7 +48,8 @@ impl Coord {
     /// Converts to the engine's 0x88 numbering.
     pub fn to_0x88(self) -> u8 {
         assert!(self.is_on_board());
-        self.rank as u8 * 16 + self.file as u8
+        let byte = |v: i8| u8::try_from(v).expect("on the board, so 0..8");
+        byte(self.rank) * 16 + byte(self.file)
     }
 
     pub fn is_on_board(self) -> bool {
@@ -81,7 +82,11 @@ impl Coord {
 
     /// Algebraic name, for failure messages.
     pub fn name(self) -> String {
-        format!("{}{}", (b'a' + self.file as u8) as char, self.rank + 1)
+        format!(
+            "{}{}",
+            char::from(b'a'.wrapping_add_signed(self.file)),
+            self.rank + 1
+        )
     }
 }
 
@@ -150,12 +155,11 @@ pub fn setup_from_fen(fen: &str) -> Setup {
     let board = fields.next().expect("FEN has a board field");
     let side = fields.next().expect("FEN has a side-to-move field");
     let (mut pawn, mut white_king, mut black_king) = (None, None, None);
-    for (row, rank_text) in board.split('/').enumerate() {
-        let rank = 7 - row as i8;
+    for (rank_text, rank) in board.split('/').zip((0..8i8).rev()) {
         let mut file = 0i8;
         for symbol in rank_text.chars() {
             if let Some(empty) = symbol.to_digit(10) {
-                file += empty as i8;
+                file += i8::try_from(empty).expect("a digit");
                 continue;
             }
             let square = Some(Coord::new(file, rank));
@@ -196,14 +200,19 @@ impl Rng {
         (self.next_u64() >> 32) % bound
     }
 
+    /// `below` for a file or rank.
+    fn coordinate_below(&mut self, bound: u8) -> i8 {
+        i8::try_from(self.below(u64::from(bound))).expect("bounds here are at most 8")
+    }
+
     fn square(&mut self) -> Coord {
-        Coord::new(self.below(8) as i8, self.below(8) as i8)
+        Coord::new(self.coordinate_below(8), self.coordinate_below(8))
     }
 
     /// Any placement with the pawn on ranks 2–7; illegal ones included.
     pub fn setup(&mut self) -> Setup {
         Setup {
-            pawn: Coord::new(self.below(8) as i8, 1 + self.below(6) as i8),
+            pawn: Coord::new(self.coordinate_below(8), 1 + self.coordinate_below(6)),
             white_king: self.square(),
             black_king: self.square(),
             white_to_move: self.below(2) == 0,
