@@ -149,3 +149,70 @@ fn xboard_match_against_fairy_max() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs XBoard under Xvfb for one game of Ferrimax (first engine, White) against
+/// Fairy-Max, with extra arguments; returns the saved game and XBoard's debug log.
+fn xboard_game(name: &str, extra: &[&str]) -> (String, String) {
+    let dir = scratch_dir(name);
+    let log = dir.join("xboard-debug.log");
+    let pgn = dir.join("game.pgn");
+    let status = Command::new("xvfb-run")
+        .args(["-a", "/usr/games/xboard", "-fcp", engine()])
+        .args(["-scp", "/usr/games/fairymax", "-secondComputerString", ""])
+        .args(["-mg", "1", "-tc", "0:30", "-inc", "0.2", "-noGUI", "-xexit"])
+        .args(["-saveSettingsOnExit", "false", "-testClaims", "true"])
+        .args(["-debug", "-matchPause", "1000"])
+        .args(extra)
+        .arg("-nameOfDebugFile")
+        .arg(&log)
+        .arg("-sgf")
+        .arg(&pgn)
+        .current_dir(&dir)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("run xvfb-run xboard");
+    assert!(status.success(), "xboard exited with {status:?}");
+    let game = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let debug = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    (game, debug)
+}
+
+/// XBoard as the client of the bot features: the engine's book (set through XBoard's
+/// `-firstOptions`) gives its first move at once with a `(book)` thinking line, and in a
+/// hopeless position it resigns (Resign set the same way) and XBoard records it.
+#[test]
+#[ignore = "needs XBoard, Xvfb and Fairy-Max (installed by .ci/run)"]
+fn xboard_plays_book_moves_and_takes_a_resignation() {
+    let dir = scratch_dir("xboard-book");
+    let book = dir.join("book.bin");
+    let start = ferrimax::chess::Board::startpos();
+    let e4 = ferrimax::book::encode(start.parse_move("e2e4").unwrap());
+    let mut entry = ferrimax::book::polyglot_key(&start).to_be_bytes().to_vec();
+    entry.extend_from_slice(&e4.to_be_bytes());
+    entry.extend_from_slice(&1u16.to_be_bytes());
+    entry.extend_from_slice(&0u32.to_be_bytes());
+    std::fs::write(&book, entry).unwrap();
+    let options = format!("Book={},BookVariety=0", book.display());
+    let (game, debug) = xboard_game("xboard-bookgame", &["-firstOptions", &options]);
+    assert!(game.contains("1. e4 "), "{game}");
+    assert!(
+        debug
+            .lines()
+            .any(|l| l.contains("<first : 0 0 0 0 (book) e4")),
+        "no book thinking line"
+    );
+
+    // White (Ferrimax) has a bare king against queen and rook, at move 40.
+    let fen = dir.join("hopeless.fen");
+    std::fs::write(&fen, "3qk3/3r4/8/8/8/8/8/4K3 w - - 0 40\n").unwrap();
+    let fen = fen.display().to_string();
+    let resign = ["-firstOptions", "Resign=500,ResignMoves=2", "-lpf", &fen];
+    let (game, debug) = xboard_game("xboard-resign", &resign);
+    assert!(game.contains("[Result \"0-1\"]"), "{game}");
+    assert!(
+        debug.lines().any(|l| l.contains("<first : resign")),
+        "the engine did not resign:\n{game}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -37,6 +37,11 @@ impl GameHistory {
         self.boards.last().expect("a game always has a position")
     }
 
+    /// Whether the game started from the standard start position (not a set-up one).
+    pub fn starts_from_the_start_position(&self) -> bool {
+        self.boards[0].key() == Board::startpos().key()
+    }
+
     /// Half-moves played since the game started.
     pub fn plies(&self) -> usize {
         self.boards.len() - 1

@@ -16,7 +16,7 @@ const MAX_RATING_CONTEMPT_CP: i64 = 100;
 /// A human rated this much below us is "much weaker": no draw by agreement unless the
 /// position is dead drawn.
 const MUCH_WEAKER_GAP: i32 = 400;
-/// No resignation before this move number of the game.
+/// No resignation before this move number in a game played from the start.
 const RESIGN_NOT_BEFORE_MOVE: u16 = 15;
 
 /// What the GUI told us of the opponent of this game.
@@ -110,8 +110,12 @@ impl Game {
         let us = board.side_to_move();
         let bare_king = |c| board.pieces(c).count() == 1;
         let we_can_still_win = has_mating_material(board, us) && bare_king(us.flip());
+        // A game set up from a position is already under way (GUIs often send such a
+        // position with move number 1); only a game from the start has an opening.
+        let in_the_opening = self.history.starts_from_the_start_position()
+            && board.fullmove_number() < RESIGN_NOT_BEFORE_MOVE;
         i64::from(self.hopeless_moves) >= self.settings.resign_moves
-            && board.fullmove_number() >= RESIGN_NOT_BEFORE_MOVE
+            && !in_the_opening
             && !we_can_still_win
     }
 }

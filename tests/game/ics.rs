@@ -119,6 +119,43 @@ fn play_on(
     Some(lines)
 }
 
+/// Lines a bridge forwards to the server: the engine must print them only on purpose.
+fn forwarded_to_the_server(line: &str) -> bool {
+    ["tell", "kibitz", "whisper", "draw"]
+        .iter()
+        .any(|start| line.starts_with(start))
+        || (line.contains("offer") && line.contains("draw"))
+}
+
+/// Every line of the session a bridge would forward is deliberate: a whisper right after
+/// the engine's move, or `offer draw` answering the opponent's `draw` or claiming the
+/// draw the engine's next move makes.
+fn assert_only_deliberate_server_lines(d: &Driver) {
+    let transcript = d.transcript();
+    let lines: Vec<&str> = transcript.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(out) = line.strip_prefix("< ") else {
+            continue;
+        };
+        if !forwarded_to_the_server(out) {
+            continue;
+        }
+        let previous_out = lines[..i].iter().rev().find_map(|l| l.strip_prefix("< "));
+        let previous_in = lines[..i].iter().rev().find_map(|l| l.strip_prefix("> "));
+        let next_out = lines[i + 1..].iter().find_map(|l| l.strip_prefix("< "));
+        let deliberate = match out {
+            "offer draw" => previous_in == Some("draw") || next_out.is_some_and(is_move),
+            whisper => {
+                whisper.starts_with("tellothers depth ") && previous_out.is_some_and(is_move)
+            }
+        };
+        assert!(
+            deliberate,
+            "line {i} {out:?} is not deliberate:\n{transcript}"
+        );
+    }
+}
+
 /// The engine never answered `Error (...)` or `Illegal move`.
 fn assert_no_error_replies(d: &Driver) {
     let transcript = d.transcript();
@@ -170,6 +207,7 @@ fn zippy_style_session_of_two_games() {
         assert_eq!(d.send(&format!("ping {ping}")), [format!("pong {ping}")]);
     }
     assert_no_error_replies(&d);
+    assert_only_deliberate_server_lines(&d);
 }
 
 #[test]
@@ -214,6 +252,7 @@ fn icsdrone_style_session() {
     assert_eq!(d.send_all(&end), SILENT);
     assert_eq!(d.send("ping 3"), ["pong 3"]);
     assert_no_error_replies(&d);
+    assert_only_deliberate_server_lines(&d);
 }
 
 /// Whispers are for a chess server only: none before `ics HOST`, none after `ics -`.

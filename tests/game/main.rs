@@ -10,6 +10,7 @@ mod basics;
 mod ics;
 mod modes;
 mod play;
+mod policy;
 mod positions;
 
 /// No output at all.
