@@ -67,6 +67,8 @@ fn engine_turn(d: &Driver, game: &mut ServerGame, lines: &[String]) -> bool {
         assert_eq!(lines, [claim(ending)], "{}", d.transcript());
         return true;
     }
+    // On a server the thinking lines carry no extras: bridges copy them into kibitzes.
+    assert!(lines.iter().all(|l| !l.contains('\t')), "{lines:?}");
     let moves: Vec<usize> = (0..lines.len()).filter(|&i| is_move(&lines[i])).collect();
     let [at] = moves[..] else {
         d.fail("not exactly one move")

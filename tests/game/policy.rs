@@ -52,7 +52,11 @@ fn the_score_of_a_drawn_position_follows_the_opponent() {
         let lines = d.send("go");
         let last = lines.iter().rfind(|l| l.contains('\t')).expect("thinking");
         let thinking = ThinkingLine::parse(last);
-        assert_eq!((thinking.depth, thinking.pv), (3, "Ka2"), "{name}: {lines:?}");
+        assert_eq!(
+            (thinking.depth, thinking.pv),
+            (3, "Ka2"),
+            "{name}: {lines:?}"
+        );
         assert_eq!(thinking.score.to_string(), *score, "{name}: {lines:?}");
     }
 }
