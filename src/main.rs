@@ -1,5 +1,5 @@
 //! The `ferrimax` program: without arguments it speaks CECP on stdin and stdout for a GUI;
-//! `perft`, `divide` and `bench` are command-line checks of the rules and the search.
+//! `ferrimax --help` lists the command-line modes (see `ferrimax::cli`).
 
 use ferrimax::cli;
 
@@ -18,22 +18,8 @@ fn main() {
         .map(|a| a.into_string())
         .collect::<Result<Vec<String>, _>>()
     else {
-        eprintln!(
-            "usage: ferrimax [perft DEPTH [FEN] | divide DEPTH [FEN] | bench [DEPTH]]  (an argument is not valid Unicode)"
-        );
+        eprintln!("{}  (an argument is not valid Unicode)", cli::USAGE);
         std::process::exit(cli::USAGE_ERROR);
     };
-    let status = match args.first().map(String::as_str) {
-        Some("perft") => cli::run_perft(&args[1..]),
-        Some("divide") => cli::run_divide(&args[1..]),
-        Some("bench") => cli::run_bench(&args[1..]),
-        Some(other) => {
-            eprintln!(
-                "usage: ferrimax [perft DEPTH [FEN] | divide DEPTH [FEN] | bench [DEPTH]]  (unknown mode '{other}')"
-            );
-            cli::USAGE_ERROR
-        }
-        None => ferrimax::game::run(),
-    };
-    std::process::exit(status);
+    std::process::exit(cli::run(&args));
 }

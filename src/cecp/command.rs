@@ -102,6 +102,10 @@ pub enum Command {
     Hint,
     /// `bk`: show the book moves for the position.
     Book,
+    /// `d` (not CECP; for people at a terminal): show the board, its FEN and the moves.
+    ShowBoard,
+    /// `help` (not CECP; for people at a terminal): list the commands.
+    Help,
     /// `name X`: the opponent's name.
     Name(String),
     /// `rating ENGINE OPP`: ratings, our own first; 0 means unrated.

@@ -68,6 +68,9 @@ pub enum Message {
     TellIcsNoAlias(String),
     /// `# TEXT`: a debug comment; only print it once the GUI accepted `debug`.
     Debug(String),
+    /// `# TEXT`: a line for a person at a terminal (the board of `d`, `help`). GUIs never
+    /// ask for these, and the `#` keeps them from being read as anything else.
+    Note(String),
     /// A thinking line (`post` mode).
     Thinking(Thinking),
     /// `stat01: ...`: the answer to `.` in analyze mode.
@@ -428,7 +431,7 @@ impl Message {
             Self::TellAll(text) => write!(out, "tellall {text}"),
             Self::TellIcs(text) => write!(out, "tellics {text}"),
             Self::TellIcsNoAlias(text) => write!(out, "tellicsnoalias {text}"),
-            Self::Debug(text) => write!(out, "# {text}"),
+            Self::Debug(text) | Self::Note(text) => write!(out, "# {text}"),
             Self::Thinking(thinking) => {
                 let Thinking {
                     depth,

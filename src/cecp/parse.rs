@@ -86,6 +86,8 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "." => Some(Command::StatusRequest),
         "hint" => Some(Command::Hint),
         "bk" => Some(Command::Book),
+        "d" => Some(Command::ShowBoard),
+        "help" => Some(Command::Help),
         "name" => text_argument(args).map(Command::Name),
         "rating" => argument(args, (terminated(signed, space1), signed))
             .map(|(engine, opponent)| Command::Rating { engine, opponent }),
@@ -552,6 +554,8 @@ mod tests {
             (".", C::StatusRequest),
             ("hint", C::Hint),
             ("bk", C::Book),
+            ("d", C::ShowBoard),
+            ("help", C::Help),
             ("name Foo Bar", C::Name(text("Foo Bar"))),
             (
                 "rating 2100 1800",

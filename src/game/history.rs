@@ -6,7 +6,7 @@
 //! inside the search). This type is the only one that enters or removes them, so the
 //! table's game positions are always exactly the positions held here.
 
-use crate::chess::{Board, Ending, Move};
+use crate::chess::{Board, Color, Ending, Move};
 use crate::search::TranspositionTable;
 use std::sync::Arc;
 
@@ -112,6 +112,31 @@ impl GameHistory {
             .filter(|b| b.side_to_move() == side)
             .count();
         u32::try_from(made).unwrap_or(u32::MAX)
+    }
+
+    /// The game's moves in SAN with move numbers (`1. e4 e5 2. Nf3`), from the first
+    /// position; `...` first when Black moved first.
+    pub fn game_text(&self) -> String {
+        let mut parts = Vec::new();
+        for pair in self.boards.windows(2) {
+            let (before, after) = (&pair[0], &pair[1]);
+            let legal = before.legal_moves();
+            let Some(&m) = legal.iter().find(|&&m| {
+                let mut next = before.clone();
+                next.make_move(m);
+                next.key() == after.key()
+            }) else {
+                break;
+            };
+            let number = before.fullmove_number();
+            match before.side_to_move() {
+                Color::White => parts.push(format!("{number}.")),
+                Color::Black if parts.is_empty() => parts.push(format!("{number}...")),
+                Color::Black => {}
+            }
+            parts.push(before.san(m));
+        }
+        parts.join(" ")
     }
 
     fn keys(&self) -> impl Iterator<Item = u64> + '_ {

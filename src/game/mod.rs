@@ -26,6 +26,7 @@ mod policy;
 mod position;
 mod report;
 mod searching;
+mod terminal;
 
 pub use io::{Input, Out, install_signal_handlers};
 
@@ -357,6 +358,8 @@ impl Game {
             Command::StatusRequest => self.status(),
             Command::Hint => self.hint(),
             Command::Book => self.show_book(),
+            Command::ShowBoard => self.show_board(),
+            Command::Help => self.show_help(),
             Command::Name(name) => self.opponent.name = Some(name),
             Command::Rating { engine, opponent } => {
                 self.opponent.ratings = Some((engine, opponent));

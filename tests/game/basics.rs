@@ -309,3 +309,50 @@ fn legacy_color_refuses_an_impossible_side_to_move() {
     assert_eq!(d.send("black"), ["Error (command not legal now): black"]);
     assert_eq!(d.board().to_fen(), WHITE_IN_CHECK);
 }
+
+/// For a person at a terminal: SAN is understood as well as coordinates (GUIs send
+/// coordinates, and their moves read the same), `d` shows the board, its FEN, the side
+/// to move and the game's moves, all as `#` lines, and `help` lists the commands.
+#[test]
+fn people_at_a_terminal_type_san_and_see_the_board() {
+    let mut d = Driver::new();
+    d.send_all(&["new", "force"]);
+    for (typed, fen_after) in [
+        ("e4", "b KQkq - 0 1"),
+        ("Nf6", "w KQkq - 1 2"),
+        ("g1f3", "b KQkq - 2 2"),
+    ] {
+        assert_eq!(d.send(typed), SILENT, "{typed}");
+        assert!(
+            d.board().to_fen().ends_with(fen_after),
+            "{typed}: {}",
+            d.board().to_fen()
+        );
+    }
+    assert_eq!(d.send("Qh5"), ["Illegal move: Qh5"]);
+    assert_eq!(
+        d.send("d"),
+        [
+            "#   +-----------------+",
+            "# 8 | r n b q k b . r |",
+            "# 7 | p p p p p p p p |",
+            "# 6 | . . . . . n . . |",
+            "# 5 | . . . . . . . . |",
+            "# 4 | . . . . P . . . |",
+            "# 3 | . . . . . N . . |",
+            "# 2 | P P P P . P P P |",
+            "# 1 | R N B Q K B . R |",
+            "#   +-----------------+",
+            "#     a b c d e f g h",
+            "# FEN: rnbqkb1r/pppppppp/5n2/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2",
+            "# Black to move",
+            "# Moves: 1. e4 Nf6 2. Nf3",
+        ]
+    );
+    let help = d.send("help");
+    assert!(
+        help.len() > 10 && help.iter().all(|l| l.starts_with("# ")),
+        "{help:?}"
+    );
+    assert!(help.iter().any(|l| l.contains("setboard FEN")), "{help:?}");
+}
