@@ -216,3 +216,52 @@ fn xboard_plays_book_moves_and_takes_a_resignation() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// XBoard loads the repository's `winboard.ini` as written in the README (`xboard
+/// @winboard.ini` in the engine's folder): Ferrimax is the first engine, gets the hash
+/// size from it, and plays a game.
+#[test]
+#[ignore = "needs XBoard, Xvfb and Fairy-Max (installed by .ci/run)"]
+fn xboard_loads_the_settings_file() {
+    let dir = scratch_dir("winboard-ini");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("winboard.ini"),
+        dir.join("winboard.ini"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(engine(), dir.join("ferrimax")).unwrap();
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let log = dir.join("xboard-debug.log");
+    let pgn = dir.join("game.pgn");
+    let status = Command::new("xvfb-run")
+        .args(["-a", "/usr/games/xboard", "@winboard.ini"])
+        .args(["-scp", "/usr/games/fairymax", "-secondComputerString", ""])
+        .args(["-mg", "1", "-tc", "0:10", "-inc", "0.1", "-noGUI", "-xexit"])
+        .args(["-saveSettingsOnExit", "false", "-debug"])
+        .arg("-nameOfDebugFile")
+        .arg(&log)
+        .arg("-sgf")
+        .arg(&pgn)
+        .env("PATH", path)
+        .current_dir(&dir)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("run xvfb-run xboard");
+    assert!(status.success(), "{status:?}");
+    let game = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let debug = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(game.contains("[White \"Ferrimax "), "{game}");
+    assert!(!game.contains("[Result \"*\"]"), "{game}");
+    // XBoard adds its tablebase cache (4 MB by default) to the hash size.
+    let memory = debug.lines().find_map(|l| {
+        l.split_once(">first : memory ")
+            .map(|(_, n)| n.trim().to_string())
+    });
+    let megabytes: u32 = memory.and_then(|n| n.parse().ok()).expect("a memory line");
+    assert!(megabytes >= 64, "memory {megabytes}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
