@@ -140,3 +140,34 @@ fn lost_castling_right_makes_a_different_position() {
     }
     assert_ne!(board.key(), start);
 }
+
+/// `gives_check` agrees with making the move and looking, for every legal move of
+/// positions from random games (castling, en passant, promotions and discovered checks
+/// among them), and for named positions where each kind of check occurs.
+#[test]
+fn gives_check_agrees_with_making_the_move() {
+    let check = |board: &Board| {
+        for &m in board.legal_moves().iter() {
+            let mut after = board.clone();
+            after.make_move(m);
+            assert_eq!(
+                board.gives_check(m),
+                after.in_check(),
+                "{m} in {}",
+                board.to_fen()
+            );
+        }
+    };
+    common::random_games(11, 400, 200, check);
+    let named = [
+        "4k3/8/8/8/8/8/3R4/4K3 w - - 0 1", // a rook gives check along a file or rank
+        "4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", // the knight uncovers the rook
+        "8/8/8/8/r2pP2K/8/8/k7 b - e3 0 1", // en passant opens the rook's rank
+        "5k2/8/8/8/8/8/8/4K2R w K - 0 1",  // O-O: the rook on f1 checks
+        "3k4/8/8/8/8/8/8/R3K3 w Q - 0 1",  // O-O-O: the rook on d1 checks
+        "3k4/1P6/8/8/8/8/8/4K3 w - - 0 1", // promotion to a queen or rook
+    ];
+    for fen in named {
+        check(&Board::from_fen(fen).unwrap());
+    }
+}

@@ -462,7 +462,10 @@ fn sigterm_never_cuts_a_line_in_half() {
         drop(writer.join());
         let output = reader.join().expect("reader thread");
         assert_eq!(status.code(), Some(0), "round {round}: {status:?}");
-        assert!(took < Duration::from_millis(500), "round {round}: {took:?}");
+        // The line being written is finished first (a slow reader holds it up), and the
+        // GUI kills a silent engine after a second anyway: this checks promptness only
+        // loosely; the quick-exit test above measures it.
+        assert!(took < Duration::from_secs(2), "round {round}: {took:?}");
         assert!(!output.is_empty(), "round {round}: no output at all");
         let tail = String::from_utf8_lossy(&output[output.len().saturating_sub(60)..]);
         assert!(

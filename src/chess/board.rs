@@ -163,6 +163,46 @@ impl Board {
         self.is_attacked(self.king_square(self.side), self.side.flip())
     }
 
+    /// Whether the legal move `m` gives check, found without making it: the enemy king is
+    /// attacked on the board as it would be after the move (the piece gone from its origin
+    /// and standing on its target, an en-passant victim removed, a castling rook moved).
+    /// A promotion is made and taken back instead (the new piece may be of a kind the
+    /// side has none of, which the attack test's shortcuts assume away).
+    pub fn gives_check(&self, m: Move) -> bool {
+        if m.promoted().is_some() {
+            let mut after = self.clone();
+            after.make_move(m);
+            return after.in_check();
+        }
+        let us = self.side;
+        let (from, to) = (m.from(), m.to());
+        let moved = self.squares[from.index()];
+        let (rook_from, rook_to) = match m.kind() {
+            MoveKind::Castle => {
+                let (a, b) = castle_rook_squares(to);
+                (Some(a), Some(b))
+            }
+            _ => (None, None),
+        };
+        let victim = match m.kind() {
+            MoveKind::EnPassant => to.offset(-us.forward()),
+            _ => None,
+        };
+        let rook = Piece::new(us, PieceType::Rook);
+        let after = |sq: Square| {
+            if sq == to {
+                moved
+            } else if Some(sq) == rook_to {
+                rook
+            } else if sq == from || Some(sq) == rook_from || Some(sq) == victim {
+                Piece::EMPTY
+            } else {
+                self.squares[sq.index()]
+            }
+        };
+        self.attacked_with(self.king_square(us.flip()), us, after)
+    }
+
     /// Whether the move captures something (including en passant).
     #[inline]
     pub fn is_capture(&self, m: Move) -> bool {
