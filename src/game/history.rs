@@ -139,6 +139,37 @@ impl GameHistory {
         parts.join(" ")
     }
 
+    /// Why the history and the table disagree, if they do: every board must be sound,
+    /// each a legal move from the one before, and the table's game positions exactly the
+    /// boards' keys (plus `extra`, a ponder search's predicted position).
+    pub fn inconsistency(&self, extra: Option<u64>) -> Option<String> {
+        for (i, board) in self.boards.iter().enumerate() {
+            if let Some(why) = board.invariant_violation() {
+                return Some(format!("board {i}: {why}"));
+            }
+        }
+        for pair in self.boards.windows(2) {
+            let reached = pair[0].legal_moves().iter().any(|&m| {
+                let mut next = pair[0].clone();
+                next.make_move(m);
+                next.key() == pair[1].key()
+            });
+            if !reached {
+                return Some(format!(
+                    "{} does not follow {}",
+                    pair[1].to_fen(),
+                    pair[0].to_fen()
+                ));
+            }
+        }
+        let mut held = self.table.game_positions();
+        held.sort_unstable();
+        let mut expected: Vec<u64> = self.keys().chain(extra).collect();
+        expected.sort_unstable();
+        expected.dedup();
+        (held != expected).then(|| format!("table holds {held:x?}, the game {expected:x?}"))
+    }
+
     fn keys(&self) -> impl Iterator<Item = u64> + '_ {
         self.boards.iter().map(Board::key)
     }

@@ -239,6 +239,13 @@ impl Game {
         self.history.board()
     }
 
+    /// Why the game manager's state is unsound, if it is: for tests and the fuzzer, which
+    /// check it after every command (the boards are sound and follow each other by legal
+    /// moves; the hash table holds exactly the game's positions).
+    pub fn inconsistency(&self) -> Option<String> {
+        self.history.inconsistency(self.speculative_position())
+    }
+
     fn send(&self, message: Message) {
         self.out.send(&message);
     }

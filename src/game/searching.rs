@@ -55,6 +55,11 @@ impl Game {
         self.search_kind() == Some(SearchKind::Think)
     }
 
+    /// The position a ponder search entered into the table ahead of the game.
+    pub(super) fn speculative_position(&self) -> Option<u64> {
+        self.search.as_ref().and_then(|s| s.speculative_key)
+    }
+
     pub(super) fn search_kind(&self) -> Option<SearchKind> {
         self.search.as_ref().map(|s| s.kind)
     }
