@@ -475,3 +475,34 @@ fn sigterm_never_cuts_a_line_in_half() {
         );
     }
 }
+
+/// Bytes that are not UTF-8 and Windows line endings, as the stdin reader receives them:
+/// an invalid line is refused like any unknown command, CR-LF lines work, and the
+/// engine stays in step.
+#[test]
+fn invalid_utf8_and_crlf_lines_are_survived() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferrimax"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start ferrimax");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"xboard\r\nprotover 2\r\n\xff\xfe\xc0 bad\r\nping 3\r\nusermove e2e4\r\nforce\r\nping 4\nquit\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().expect("ferrimax runs");
+    let text = String::from_utf8(out.stdout).expect("UTF-8 out");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("feature")).collect();
+    assert_eq!(
+        lines
+            .first()
+            .map(|l| l.starts_with("Error (unknown command): ")),
+        Some(true),
+        "{text}"
+    );
+    assert!(
+        lines.contains(&"pong 3") && lines.contains(&"pong 4"),
+        "{text}"
+    );
+    assert!(out.status.success());
+}

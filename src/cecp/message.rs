@@ -475,18 +475,24 @@ impl Message {
     }
 }
 
-/// A writer that turns line breaks into spaces, so one message stays one line.
+/// A writer that turns line breaks into spaces, so one message stays one line, and other
+/// control characters (but the TAB of thinking lines) into `?`.
 struct OneLine<'a, 'b>(&'a mut fmt::Formatter<'b>);
 
 impl fmt::Write for OneLine<'_, '_> {
     fn write_str(&mut self, text: &str) -> fmt::Result {
-        let mut pieces = text.split(['\r', '\n']);
-        if let Some(first) = pieces.next() {
-            self.0.write_str(first)?;
+        if !text.chars().any(|c| c.is_control() && c != '\t') {
+            return self.0.write_str(text);
         }
-        for piece in pieces {
-            self.0.write_char(' ')?;
-            self.0.write_str(piece)?;
+        for c in text.chars() {
+            self.0.write_char(match c {
+                '\r' | '\n' => ' ',
+                '\t' => '\t',
+                // A NUL ends a line for a GUI written in C, an escape sequence may
+                // repaint a terminal: no control character leaves the engine.
+                c if c.is_control() => '?',
+                c => c,
+            })?;
         }
         Ok(())
     }

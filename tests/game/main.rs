@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bad_input;
 mod basics;
 mod ics;
 mod modes;
