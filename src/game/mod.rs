@@ -3,9 +3,12 @@
 //! draws the path of one line of input through it.
 //!
 //! Its rooms: this file holds the [`Game`], its event loop and the command dispatch;
-//! `history` the game's positions and their mirror in the hash table; `searching` the
-//! running search; `edit` edit mode; `options` the option table; `report` the text made
-//! from search reports; `clock` the time control; `io` stdin, stdout and signals.
+//! `history` the game's positions and their mirror in the hash table; `position` the
+//! commands that change the position; `searching` the running search and the engine's
+//! move; `policy` contempt, draws and resignation; `openings` the book; `edit` edit
+//! mode; `options` the option table; `features` the handshake; `report` the text made
+//! from search reports; `terminal` `d` and `help`; `clock` the time control; `io`
+//! stdin, stdout and signals.
 //!
 //! Three promises shape the code:
 //! - **No stale move.** Every search has an id; a result is used only if its search is
@@ -18,6 +21,7 @@
 
 mod clock;
 mod edit;
+mod features;
 mod history;
 mod io;
 mod openings;
@@ -30,13 +34,10 @@ mod terminal;
 
 pub use io::{Input, Out, install_signal_handlers};
 
-use crate::cecp::{self, Command, ErrorKind, Feature, Message, ParseError};
+use crate::cecp::{self, Command, ErrorKind, Message, ParseError};
 use crate::chess::{Board, Color, Move};
 use crate::eval;
-use crate::search::{
-    self, Info, Limits, Report, SearchControl, SearchOptions, SearchRequest, SearchResult,
-    TranspositionTable,
-};
+use crate::search::{Info, Report, SearchOptions, SearchResult, TranspositionTable};
 use clock::{TimeControl, TimeMode};
 use edit::EditSession;
 use history::GameHistory;
@@ -48,9 +49,6 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 
 /// Name and version announced to the GUI.
 pub const ENGINE_NAME: &str = concat!("Ferrimax ", env!("CARGO_PKG_VERSION"));
-/// A hint without an expected reply comes from a search this deep, or this large.
-const HINT_DEPTH: u32 = 6;
-const HINT_NODES: u64 = 50_000;
 
 /// Everything the main thread reacts to, in arrival order.
 pub enum Event {
@@ -387,37 +385,6 @@ impl Game {
         Flow::Continue
     }
 
-    fn announce_features(&self) {
-        self.send(Message::Feature(vec![Feature::Done(false)]));
-        self.send(Message::Feature(vec![
-            Feature::MyName(ENGINE_NAME.to_string()),
-            Feature::Variants("normal".to_string()),
-            Feature::Ping(true),
-            Feature::SetBoard(true),
-            Feature::PlayOther(true),
-            Feature::San(false),
-            Feature::UserMove(true),
-            Feature::Time(true),
-            Feature::Draw(true),
-            Feature::SigInt(false),
-            Feature::SigTerm(false),
-            Feature::Reuse(true),
-            Feature::Analyze(true),
-            Feature::Colors(false),
-            Feature::Ics(true),
-            Feature::Name(true),
-            Feature::Pause(false),
-            Feature::Nps(true),
-            Feature::Debug(true),
-            Feature::Memory(true),
-            Feature::Smp(true),
-            Feature::Exclude(true),
-        ]));
-        let options = options::announcements().into_iter().map(Feature::Option);
-        self.send(Message::Feature(options.collect()));
-        self.send(Message::Feature(vec![Feature::Done(true)]));
-    }
-
     // ------------------------------------------------------------- small commands
 
     fn ping(&mut self, token: String) {
@@ -431,25 +398,6 @@ impl Game {
     fn flush_pongs(&mut self) {
         for token in std::mem::take(&mut self.pending_pongs) {
             self.send(Message::Pong(token));
-        }
-    }
-
-    /// `hint`: the reply our last search expected, else the best move of a short search.
-    fn hint(&self) {
-        let board = self.board();
-        let expected = self.expected_reply.filter(|&m| board.is_legal(m));
-        let suggestion = expected.or_else(|| {
-            let request = SearchRequest::new(board.clone()).limits(Limits {
-                depth: Some(HINT_DEPTH),
-                nodes: Some(HINT_NODES),
-                ..Limits::default()
-            });
-            let table = self.history.table();
-            let result = search::search(&request, table, &SearchControl::new(), &mut |_| {});
-            (!result.best_move.is_none()).then_some(result.best_move)
-        });
-        if let Some(m) = suggestion {
-            self.send(Message::Hint(m.to_string()));
         }
     }
 

@@ -17,6 +17,10 @@ use crate::search::{
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+/// A hint without an expected reply comes from a search this deep, or this large.
+const HINT_DEPTH: u32 = 6;
+const HINT_NODES: u64 = 50_000;
+
 /// Why a search runs, which decides what becomes of its result.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SearchKind {
@@ -355,6 +359,25 @@ impl Game {
             Broadcast::Off => {}
             Broadcast::Whisper => self.send(Message::TellOthers(text)),
             Broadcast::Kibitz => self.send(Message::TellAll(text)),
+        }
+    }
+
+    /// `hint`: the reply our last search expected, else the best move of a short search.
+    pub(super) fn hint(&self) {
+        let board = self.board();
+        let expected = self.expected_reply.filter(|&m| board.is_legal(m));
+        let suggestion = expected.or_else(|| {
+            let request = SearchRequest::new(board.clone()).limits(Limits {
+                depth: Some(HINT_DEPTH),
+                nodes: Some(HINT_NODES),
+                ..Limits::default()
+            });
+            let table = self.history.table();
+            let result = search::search(&request, table, &SearchControl::new(), &mut |_| {});
+            (!result.best_move.is_none()).then_some(result.best_move)
+        });
+        if let Some(m) = suggestion {
+            self.send(Message::Hint(m.to_string()));
         }
     }
 }
