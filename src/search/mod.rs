@@ -111,9 +111,15 @@ impl SearchControl {
         hard != NEVER && self.elapsed(nodes).as_millis() >= u128::from(hard)
     }
 
-    fn past_soft_deadline(&self, nodes: u64) -> bool {
+    /// Whether the soft deadline, stretched or shrunk by `scale`, has passed.
+    fn past_soft_deadline(&self, nodes: u64, scale: f64) -> bool {
         let soft = self.soft_ms.load(Relaxed);
-        soft != NEVER && self.elapsed(nodes).as_millis() >= u128::from(soft)
+        #[allow(
+            clippy::cast_precision_loss,
+            reason = "milliseconds: exact far beyond a game"
+        )]
+        let scaled = soft as f64 * scale;
+        soft != NEVER && self.elapsed(nodes).as_secs_f64() * 1000.0 >= scaled
     }
 
     fn publish_nodes(&self, nodes: u64) {
@@ -183,6 +189,21 @@ mod tests {
         control.set_deadlines(Duration::from_secs(1), forever);
         assert!(control.has_deadline());
         assert!(!control.past_hard_deadline(0));
-        assert!(!control.past_soft_deadline(0));
+        assert!(!control.past_soft_deadline(0, 1.0));
+    }
+
+    /// The soft deadline scales: shrunk, it has passed; stretched, not yet.
+    #[test]
+    fn the_soft_deadline_scales() {
+        let control = SearchControl::new();
+        let budget = Budget {
+            soft: Duration::from_millis(100),
+            hard: Duration::from_secs(10),
+        };
+        // The soft deadline is 100 ms after the start; 60 ms have passed.
+        control.set_deadlines(Duration::ZERO, budget);
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(control.past_soft_deadline(0, 0.5));
+        assert!(!control.past_soft_deadline(0, 10.0));
     }
 }

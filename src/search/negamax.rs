@@ -74,6 +74,16 @@ const DELTA_MARGIN: i32 = PAWN_VALUE * 2;
 const ASPIRATION_WINDOW: i32 = PAWN_VALUE / 3;
 const ASPIRATION_DEPTH: i32 = 5;
 
+/// Time: the soft deadline (when no new iteration starts) is stretched when the best
+/// move has just changed and shrunk when it has stayed the same, by the number of
+/// iterations it has stayed (0, 1, 2, 3, 4 or more), from this depth on.
+const STABILITY_SCALE: [f64; 5] = [1.6, 1.2, 1.0, 0.85, 0.7];
+const STABILITY_FROM_DEPTH: i32 = 4;
+/// A score this much below the last iteration's stretches it again by this factor: the
+/// position may be worse than it looked.
+const SCORE_DROP: i32 = PAWN_VALUE / 3;
+const SCORE_DROP_SCALE: f64 = 1.3;
+
 /// A score as people read it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SearchScore {
@@ -292,8 +302,10 @@ impl Searcher<'_> {
         self.path[0] = self.board.key();
         let max_depth = self.limits.depth.map_or(MAX_DEPTH, iteration_limit);
         let mut score = 0;
+        let mut stable_iterations = 0usize;
         for depth in 1..=max_depth {
             self.control.publish_depth(depth);
+            let previous = (result.best_move, score);
             score = self.aspiration(depth, score, report);
             if self.stopped && depth > 1 {
                 // The unfinished iteration still counts if its first move (the previous
@@ -306,8 +318,24 @@ impl Searcher<'_> {
             result.depth = depth;
             result.pv = info.pv.clone();
             report(&Report::Iteration(info));
+            stable_iterations = if result.best_move == previous.0 {
+                stable_iterations + 1
+            } else {
+                0
+            };
+            let time_scale = if depth < STABILITY_FROM_DEPTH {
+                1.0
+            } else {
+                let by_stability =
+                    STABILITY_SCALE[stable_iterations.min(STABILITY_SCALE.len() - 1)];
+                let dropped = score < previous.1 - SCORE_DROP;
+                by_stability * if dropped { SCORE_DROP_SCALE } else { 1.0 }
+            };
+            // With a single legal move and a clock running, there is nothing to choose.
+            let forced = self.root_moves.len() == 1 && self.control.has_deadline();
             if self.stopped
-                || self.time_for_next_iteration_is_up()
+                || forced
+                || self.time_for_next_iteration_is_up(time_scale)
                 || self.mate_is_settled(score, depth)
             {
                 break;
@@ -913,9 +941,12 @@ impl Searcher<'_> {
         self.stopped
     }
 
-    fn time_for_next_iteration_is_up(&self) -> bool {
+    /// Whether to start no new iteration: the node limit is reached, or the soft
+    /// deadline scaled by `time_scale` (the best move's stability, a falling score).
+    fn time_for_next_iteration_is_up(&self, time_scale: f64) -> bool {
         let nodes = self.total_nodes();
-        self.limits.nodes.is_some_and(|n| nodes >= n) || self.control.past_soft_deadline(nodes)
+        self.limits.nodes.is_some_and(|n| nodes >= n)
+            || self.control.past_soft_deadline(nodes, time_scale)
     }
 
     /// A forced mate found with depth to spare will not change: deeper iterations only

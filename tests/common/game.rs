@@ -58,9 +58,14 @@ pub struct Driver {
     transcript: Vec<String>,
 }
 
-/// Whether `line` is a thinking line (`depth score time nodes ...`).
+/// Whether `line` is a thinking line (`depth score time nodes ...`), not a result such
+/// as `1/2-1/2 {...}` or `1-0 {...}`, which also starts with a digit.
 pub fn is_thinking_line(line: &str) -> bool {
     line.starts_with(|c: char| c.is_ascii_digit())
+        && line
+            .split_whitespace()
+            .next()
+            .is_some_and(|depth| depth.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Whether `line` is a `move` line.

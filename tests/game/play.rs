@@ -337,3 +337,40 @@ fn draw_offers_are_accepted_only_when_not_better() {
 fn setboard(fen: &str) -> String {
     format!("setboard {fen}")
 }
+
+/// With a single legal move and a clock running, one iteration decides: there is nothing
+/// to choose, and the time is kept for later. Without a clock (a depth limit only, or
+/// analysis) the search goes as deep as it is asked.
+#[test]
+fn a_single_legal_move_is_played_after_one_iteration_under_a_clock() {
+    let cases: &[(&str, &[&str], u32)] = &[
+        ("level 40 5 0", &["level 40 5 0"], 1),
+        ("st 10", &["st 10"], 1),
+        ("sd 4 and a clock", &["level 40 5 0", "sd 4"], 1),
+    ];
+    for (name, limits, depth) in cases {
+        let mut d = Driver::new();
+        d.send_all(&["new", "post", "force"]);
+        d.send_all(limits);
+        d.send(&format!("setboard {FIFTY_MOVES_BUT_ONE}"));
+        let lines = d.send("go");
+        let deepest = thinking(&lines).iter().map(|t| t.depth).max();
+        assert_eq!(deepest, Some(*depth), "{name}: {lines:?}");
+        assert!(
+            lines.contains(&"move a1a2".to_string()),
+            "{name}: {lines:?}"
+        );
+    }
+    // Analysis has no clock: it searches the forced move deeper than one iteration.
+    let mut d = Driver::new();
+    d.send_all(&[
+        "new",
+        "post",
+        "force",
+        &format!("setboard {FIFTY_MOVES_BUT_ONE}"),
+    ]);
+    d.send("analyze");
+    let (line, _) = d.wait_for(|l| is_thinking_line(l) && ThinkingLine::parse(l).depth >= 3);
+    assert!(ThinkingLine::parse(&line).depth >= 3);
+    d.send_all(&["exit"]);
+}
