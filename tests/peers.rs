@@ -38,6 +38,26 @@ fn python_chess_plays_games_analyses_and_undoes() {
     assert!(!stderr.contains("EngineError"), "{stderr}");
 }
 
+/// A shorter run of the soak that alternates play, analysis and undo in one engine
+/// process (tests/peers/python_chess_soak.py; the long run used more cycles),
+/// with two search threads.
+#[test]
+#[ignore = "needs python-chess (installed by .ci/run)"]
+fn python_chess_soak_alternating_play_analysis_and_undo() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/python_chess_soak.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(engine())
+        .args(["--cycles", "12", "--seed", "7", "--threads", "2"])
+        .output()
+        .expect("run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("{stdout}\n{stderr}");
+    assert!(out.status.success(), "soak failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains(", 0 faults"), "{stdout}");
+}
+
 /// The book reader against the reference: a book written by Debian's `polyglot make-book`
 /// must list, in every position of its games, exactly the moves and weights python-chess
 /// reads from it; a game with the book plays book moves at once.
