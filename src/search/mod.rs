@@ -5,6 +5,7 @@
 //! stops it, moves its deadlines (a ponder hit) and publishes its progress (for `stat01`).
 
 pub mod bench;
+mod eval_cache;
 pub mod limits;
 mod negamax;
 pub mod ordering;

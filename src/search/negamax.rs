@@ -16,6 +16,7 @@
 //! is mated slowest.
 
 use super::SearchControl;
+use super::eval_cache::EvalCache;
 use super::limits::Limits;
 use super::ordering::{History, UnscoredMoves, capture_may_lose};
 use super::request::SearchRequest;
@@ -199,6 +200,8 @@ pub(super) struct Searcher<'a> {
     null_floor: usize,
     killers: [[Move; 2]; MAX_PLY + 1],
     history: History,
+    /// Evaluations of positions this thread has seen.
+    eval_cache: EvalCache,
     /// Triangular principal-variation table.
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -243,6 +246,7 @@ impl<'a> Searcher<'a> {
             null_floor: 0,
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             history: History::new(),
+            eval_cache: EvalCache::new(),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             root_moves: Vec::new(),
@@ -672,15 +676,15 @@ impl Searcher<'_> {
         let mut quiet_count = 0;
         while let Some(m) = moves.next_move() {
             let quiet = !self.board.is_capture(m) && m.promoted().is_none();
-            let undo = self.board.make_move(m);
-            let gives_check = self.board.in_check();
             let late = !is_pv
                 && !in_check
                 && table_entry(&LATE_MOVE_COUNT, depth).is_some_and(|&count| searched >= count);
-            if (futile || late) && quiet && searched > 0 && !gives_check {
-                self.board.unmake_move(m, &undo);
+            // A pruned move is never made: whether it checks is read off the board.
+            if (futile || late) && quiet && searched > 0 && !self.board.gives_check(m) {
                 continue;
             }
+            let undo = self.board.make_move(m);
+            let gives_check = self.board.in_check();
             self.path[ply + 1] = self.board.key();
             let mut score;
             if searched == 0 {
@@ -837,8 +841,8 @@ impl Searcher<'_> {
 
     /// The static evaluation, with the `random` offset when one is asked for.
     #[inline]
-    fn evaluate(&self) -> i32 {
-        let score = eval::evaluate(&self.board);
+    fn evaluate(&mut self) -> i32 {
+        let score = self.eval_cache.evaluate(&self.board, eval::evaluate);
         match self.options.noise_seed {
             None => score,
             Some(seed) => {
