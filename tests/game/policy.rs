@@ -375,13 +375,18 @@ fn a_settled_mate_ends_the_analysis() {
 /// Writes a Polyglot book of `(position, move, weight)` entries to a temporary file.
 fn write_book(name: &str, entries: &[(&ferrimax::chess::Board, &str, u16)]) -> std::path::PathBuf {
     use ferrimax::book::{encode, polyglot_key};
-    let mut raw: Vec<(u64, u16, u16)> = entries
+    let raw: Vec<(u64, u16, u16)> = entries
         .iter()
         .map(|(board, text, weight)| {
             let m = board.parse_move(text).expect("a legal book move");
             (polyglot_key(board), encode(m), *weight)
         })
         .collect();
+    write_raw_book(name, raw)
+}
+
+/// Writes Polyglot entries `(key, move field, weight)`, sorted, to a temporary file.
+fn write_raw_book(name: &str, mut raw: Vec<(u64, u16, u16)>) -> std::path::PathBuf {
     raw.sort_unstable();
     let mut bytes = Vec::new();
     for (key, mv, weight) in raw {
@@ -453,4 +458,28 @@ fn a_missing_or_cut_book_is_reported_and_ignored() {
         assert_eq!(d.send("usermove e2e4"), [REPLY_TO_E4], "{name}");
     }
     std::fs::remove_file(cut).unwrap();
+}
+
+/// A book of whole entries that names no legal move for the position (a move for the
+/// wrong side, a square with no piece, an all-ones and an all-zeros move field): it
+/// opens, and the engine searches as if it had no book.
+#[test]
+fn a_corrupt_book_never_plays_an_illegal_move() {
+    let key = ferrimax::book::polyglot_key(&crate::common::board_after(&["e2e4"]));
+    // Polyglot move field: to-file, to-rank, from-file, from-rank, 3 bits each, low first.
+    let field =
+        |from: (u16, u16), to: (u16, u16)| to.0 | (to.1 << 3) | (from.0 << 6) | (from.1 << 9);
+    let garbage = [
+        field((6, 0), (5, 2)), // g1f3: a White move, and Black is to move
+        field((3, 3), (3, 4)), // d4d5: no piece on d4
+        u16::MAX,
+        0,
+    ];
+    let raw = garbage.into_iter().map(|mv| (key, mv, 100)).collect();
+    let path = write_raw_book("garbage-book", raw);
+    let mut d = Driver::new();
+    assert_eq!(d.send(&format!("option Book={}", path.display())), SILENT);
+    d.send(SHALLOW);
+    assert_eq!(d.send("usermove e2e4"), [REPLY_TO_E4]);
+    std::fs::remove_file(path).unwrap();
 }
