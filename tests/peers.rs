@@ -9,6 +9,25 @@ fn engine() -> &'static str {
     env!("CARGO_BIN_EXE_ferrimax")
 }
 
+/// Runs the script `tests/peers/NAME` with python3, the engine's path and `args`, and
+/// returns its stdout and stderr; a failing exit status fails the test with both.
+fn run_peer_script(name: &str, args: &[&str]) -> (String, String) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/peers")
+        .join(name);
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(engine())
+        .args(args)
+        .output()
+        .expect("run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    eprintln!("{stdout}\n{stderr}");
+    assert!(out.status.success(), "{name} failed:\n{stdout}\n{stderr}");
+    (stdout, stderr)
+}
+
 fn scratch_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ferrimax-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -20,19 +39,9 @@ fn scratch_dir(name: &str) -> PathBuf {
 fn python_chess_plays_games_analyses_and_undoes() {
     // The client reaches Fairy-Max through tests/peers/fairymax_setboard.py, which gives
     // it the setboard command python-chess requires.
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/python_chess_client.py");
-    let out = Command::new("python3")
-        .arg(&script)
-        .arg(engine())
-        .args(["--fairymax", "/usr/games/fairymax"])
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    eprintln!("{stdout}\n{stderr}");
-    assert!(
-        out.status.success(),
-        "python-chess client failed:\n{stdout}\n{stderr}"
+    let (stdout, stderr) = run_peer_script(
+        "python_chess_client.py",
+        &["--fairymax", "/usr/games/fairymax"],
     );
     assert!(stdout.contains("python-chess client: all ok"));
     assert!(!stderr.contains("EngineError"), "{stderr}");
@@ -44,17 +53,10 @@ fn python_chess_plays_games_analyses_and_undoes() {
 #[test]
 #[ignore = "needs python-chess (installed by .ci/run)"]
 fn python_chess_soak_alternating_play_analysis_and_undo() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/python_chess_soak.py");
-    let out = Command::new("python3")
-        .arg(&script)
-        .arg(engine())
-        .args(["--cycles", "12", "--seed", "7", "--threads", "2"])
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    eprintln!("{stdout}\n{stderr}");
-    assert!(out.status.success(), "soak failed:\n{stdout}\n{stderr}");
+    let (stdout, _) = run_peer_script(
+        "python_chess_soak.py",
+        &["--cycles", "12", "--seed", "7", "--threads", "2"],
+    );
     assert!(stdout.contains(", 0 faults"), "{stdout}");
 }
 
@@ -64,16 +66,7 @@ fn python_chess_soak_alternating_play_analysis_and_undo() {
 #[test]
 #[ignore = "needs polyglot and python-chess (installed by .ci/run)"]
 fn polyglot_books_read_as_the_reference_reads_them() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/book_check.py");
-    let out = Command::new("python3")
-        .arg(&script)
-        .arg(engine())
-        .arg("/usr/games/polyglot")
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let (stdout, _) = run_peer_script("book_check.py", &["/usr/games/polyglot"]);
     assert!(stdout.contains("book_check: all ok"), "{stdout}");
 }
 

@@ -525,8 +525,8 @@ fn pawns_near_home(board: &Board, pawns: &PawnFiles, color: Color, file: u8) -> 
     })
 }
 
-/// Seeds 003: the side behind dislikes trades, the side ahead likes them and must not
-/// let the 50-move counter run.
+/// From H.G. Muller's micro-Max 4 pages ("the Future"): the side behind dislikes trades,
+/// the side ahead likes them and must not let the 50-move counter run.
 fn trade_and_fifty_move_terms(board: &Board, material_diff: i32) -> i32 {
     if material_diff.abs() < AHEAD_MARGIN {
         return 0;

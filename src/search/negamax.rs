@@ -157,8 +157,9 @@ pub struct SearchResult {
 /// Behaviour switches, for measuring one scheme against another.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct SearchOptions {
-    /// Seed 003: a move that fails high during internal iterative deepening is searched
-    /// to full depth at once, instead of ending that shallow iteration.
+    /// From H.G. Muller's micro-Max 4 pages ("the Future"): a move that fails high during
+    /// internal iterative deepening is searched to full depth at once, instead of ending
+    /// that shallow iteration.
     pub self_deepening: bool,
     /// CECP `random`: a small evaluation offset per position, drawn from this seed, so
     /// games vary while every evaluation stays a function of the position.
@@ -327,15 +328,9 @@ impl Searcher<'_> {
             } else {
                 0
             };
-            let time_scale = if depth < STABILITY_FROM_DEPTH {
-                1.0
-            } else {
-                let by_stability =
-                    STABILITY_SCALE[stable_iterations.min(STABILITY_SCALE.len() - 1)];
-                let dropped = score < previous.1 - SCORE_DROP;
-                by_stability * if dropped { SCORE_DROP_SCALE } else { 1.0 }
-            };
-            // With a single legal move and a clock running, there is nothing to choose.
+            let time_scale = iteration_time_scale(depth, stable_iterations, score, previous.1);
+            // With a single legal move and a clock running, there is nothing to choose
+            // (asked each iteration: a ponder hit starts the clock mid-search).
             let forced = self.root_moves.len() == 1 && self.control.has_deadline();
             if self.stopped
                 || forced
@@ -601,8 +596,8 @@ impl Searcher<'_> {
                 return DRAW;
             }
             if self.options.self_deepening && score >= beta && !cut_move.is_none() {
-                // Seed 003: deepen the cut move alone to full depth; if it still cuts,
-                // the node is done without searching its siblings again.
+                // micro-Max 4 ("the Future"): deepen the cut move alone to full depth; if
+                // it still cuts, the node is done without searching its siblings again.
                 let deepened = self.search_single(cut_move, depth, beta, ply);
                 if self.stopped {
                     return DRAW;
@@ -962,6 +957,23 @@ impl Searcher<'_> {
 }
 
 const QUEEN_WINDOW: i32 = crate::eval::QUEEN_VALUE;
+
+/// How much to stretch (above 1) or shrink (below 1) the soft deadline after an
+/// iteration at `depth`: by how many iterations the best move has stayed the same, and
+/// more when the score fell from `previous_score`.
+fn iteration_time_scale(
+    depth: i32,
+    stable_iterations: usize,
+    score: i32,
+    previous_score: i32,
+) -> f64 {
+    if depth < STABILITY_FROM_DEPTH {
+        return 1.0;
+    }
+    let by_stability = STABILITY_SCALE[stable_iterations.min(STABILITY_SCALE.len() - 1)];
+    let dropped = score < previous_score - SCORE_DROP;
+    by_stability * if dropped { SCORE_DROP_SCALE } else { 1.0 }
+}
 
 /// Plies by which the `searched`-th quiet move at `depth` is reduced: about
 /// 0.75 + ln(depth)·ln(searched)/2.25, one less in PV nodes, leaving at least one ply.
