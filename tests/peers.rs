@@ -1,6 +1,7 @@
 //! Games with real clients and peer engines. They need programs from outside the Rust
-//! toolchain (python-chess, Fairy-Max, Polyglot, XBoard, Xvfb), so they are `#[ignore]`d; `.ci/run`
-//! installs the peers and runs them with `cargo test -- --include-ignored`.
+//! toolchain (python-chess, Fairy-Max, Stockfish, Polyglot, XBoard, Xvfb), so they are
+//! `#[ignore]`d; `.ci/run` installs the peers and runs them with
+//! `cargo test -- --include-ignored`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,6 +59,19 @@ fn python_chess_soak_alternating_play_analysis_and_undo() {
         &["--cycles", "12", "--seed", "7", "--threads", "2"],
     );
     assert!(stdout.contains(", 0 faults"), "{stdout}");
+}
+
+/// KQK, KRK, KBBK and KBNK (with the lone king starting near the corner the bishop does
+/// not cover) are mated within the 50-move rule against Stockfish's defence
+/// (tests/peers/basic_mates.py; fixed depth and nodes, so machine load does not matter).
+#[test]
+#[ignore = "needs python-chess and Stockfish (installed by .ci/run)"]
+fn basic_mates_are_delivered_against_stockfish() {
+    let (stdout, _) = run_peer_script("basic_mates.py", &[]);
+    assert!(
+        stdout.contains("mated") && !stdout.contains("FAIL"),
+        "{stdout}"
+    );
 }
 
 /// The book reader against the reference: a book written by Debian's `polyglot make-book`

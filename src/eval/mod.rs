@@ -13,8 +13,10 @@
 //! when the pawn is captured, because it is a property of the pawn on its square); a
 //! penalty for trading pieces when behind; pressure on the side ahead to push pawns when
 //! the 50-move counter grows; and Coulom's pawn race and an exact KPK verdict once the
-//! defender has no pieces.
+//! defender has no pieces. Last, `endgame` adds the technique of mating a bare king (the
+//! bishop-and-knight corner included) and scales down material that does not win.
 
+mod endgame;
 pub mod kpk;
 pub mod pawnrace;
 
@@ -125,10 +127,6 @@ const UNSTOPPABLE_PAWN_BONUS: i32 = QUEEN_VALUE - 2 * PAWN_VALUE;
 const RACE_LEAD_PLIES: i32 = 4;
 /// Score of a won KPK position, before the pawn's progress is added.
 const KPK_WIN_SCORE: i32 = QUEEN_VALUE;
-
-/// Bare-king endings: drive the lone king to the edge and bring the other king close.
-const MOP_UP_EDGE_WEIGHT: i32 = 10;
-const MOP_UP_KINGS_WEIGHT: i32 = 4;
 
 /// Non-pawn material (in piece counts N/B = 1, R = 2, Q = 4) of a full set, both sides:
 /// the phase scale between middlegame (24) and endgame (0).
@@ -277,8 +275,8 @@ fn evaluate_white(board: &Board) -> i32 {
     }
     score += trade_and_fifty_move_terms(board, material[0] - material[1]);
     score += pawn_race(board, &pawns);
-    score += mop_up(board);
-    score
+    score += endgame::mop_up(board);
+    endgame::scale(board, score)
 }
 
 #[allow(
@@ -660,23 +658,6 @@ fn own_pawn_in_front(board: &Board, sq: Square, color: Color) -> bool {
         s = next;
     }
     false
-}
-
-/// With a bare king against mating material, drive that king to the edge and bring the
-/// other king near (micro-Max's "magnetic" king, Fairy-Max's bare-king mating aid).
-fn mop_up(board: &Board) -> i32 {
-    for (strong, sign) in [(Color::White, 1), (Color::Black, -1)] {
-        let weak = strong.flip();
-        if board.pieces(weak).count() == 1 && board.non_pawn_pieces(strong) > 0 {
-            let weak_king = board.king_square(weak);
-            let strong_king = board.king_square(strong);
-            let distance = i32::from(weak_king.distance(strong_king));
-            return sign
-                * (MOP_UP_EDGE_WEIGHT * (6 - centrality(weak_king))
-                    + MOP_UP_KINGS_WEIGHT * (7 - distance));
-        }
-    }
-    0
 }
 
 #[cfg(test)]
