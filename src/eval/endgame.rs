@@ -11,7 +11,7 @@ const MOP_UP_EDGE_WEIGHT: i32 = 10;
 const MOP_UP_KINGS_WEIGHT: i32 = 8;
 /// Bishop and knight against a bare king: mate is only forced in a corner of the
 /// bishop's colour, so the lone king is pushed there, per step of Manhattan distance.
-const BISHOP_CORNER_WEIGHT: i32 = 32;
+const BISHOP_CORNER_WEIGHT: i32 = 64;
 /// Largest Manhattan distance between two squares.
 const MAX_MANHATTAN: i32 = 14;
 
