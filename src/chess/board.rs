@@ -157,6 +157,12 @@ impl Board {
         )
     }
 
+    /// Whether `color` has its king and nothing else.
+    #[inline]
+    pub fn is_bare_king(&self, color: Color) -> bool {
+        self.non_pawn_pieces(color) == 0 && self.count(color, PieceType::Pawn) == 0
+    }
+
     /// Whether the side to move is in check.
     #[inline]
     pub fn in_check(&self) -> bool {

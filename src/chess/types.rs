@@ -333,6 +333,13 @@ impl Square {
         if files > ranks { files } else { ranks }
     }
 
+    /// Rook-walk distance: the sum of the file and rank differences (the bishop-and-knight
+    /// mate measures the lone king's way to a corner with it).
+    #[inline]
+    pub const fn manhattan_distance(self, other: Square) -> u8 {
+        self.file().abs_diff(other.file()) + self.rank().abs_diff(other.rank())
+    }
+
     /// The same square seen from the other side (rank mirrored).
     #[inline]
     pub const fn flip_rank(self) -> Square {

@@ -3,7 +3,7 @@
 //! not win, so the search neither trades into them expecting a win nor avoids them when
 //! defending.
 
-use super::{BISHOP_VALUE, centrality, material};
+use super::{BISHOP_VALUE, centrality};
 use crate::chess::{Board, Color, PieceType, Square};
 
 /// Bare-king endings: drive the lone king to the edge and bring the other king close.
@@ -14,6 +14,9 @@ const MOP_UP_KINGS_WEIGHT: i32 = 8;
 const BISHOP_CORNER_WEIGHT: i32 = 64;
 /// Largest Manhattan distance between two squares.
 const MAX_MANHATTAN: i32 = 14;
+/// Largest centrality (the four centre squares) and king distance on the board.
+const MAX_CENTRALITY: i32 = 6;
+const MAX_KING_DISTANCE: i32 = 7;
 
 /// Scale factors, in sixteenths of the score.
 const FULL_SCALE: i32 = 16;
@@ -31,7 +34,7 @@ const OPPOSITE_BISHOPS_SCALE: i32 = 8;
 pub(super) fn mop_up(board: &Board) -> i32 {
     for (strong, sign) in [(Color::White, 1), (Color::Black, -1)] {
         let weak = strong.flip();
-        if board.pieces(weak).count() == 1 && board.non_pawn_pieces(strong) > 0 {
+        if board.is_bare_king(weak) && board.non_pawn_pieces(strong) > 0 {
             let weak_king = board.king_square(weak);
             let strong_king = board.king_square(strong);
             let distance = i32::from(weak_king.distance(strong_king));
@@ -43,8 +46,8 @@ pub(super) fn mop_up(board: &Board) -> i32 {
                 None => 0,
             };
             return sign
-                * (MOP_UP_EDGE_WEIGHT * (6 - centrality(weak_king))
-                    + MOP_UP_KINGS_WEIGHT * (7 - distance)
+                * (MOP_UP_EDGE_WEIGHT * (MAX_CENTRALITY - centrality(weak_king))
+                    + MOP_UP_KINGS_WEIGHT * (MAX_KING_DISTANCE - distance)
                     + corner);
         }
     }
@@ -53,12 +56,10 @@ pub(super) fn mop_up(board: &Board) -> i32 {
 
 /// The bishop's square if `color` has exactly king, bishop and knight.
 fn lone_bishop_and_knight(board: &Board, color: Color) -> Option<Square> {
-    let only = |kind, n| board.count(color, kind) == n;
-    let is_bn = only(PieceType::Bishop, 1)
-        && only(PieceType::Knight, 1)
-        && only(PieceType::Pawn, 0)
-        && only(PieceType::Rook, 0)
-        && only(PieceType::Queen, 0);
+    let is_bn = board.non_pawn_pieces(color) == 2
+        && board.count(color, PieceType::Bishop) == 1
+        && board.count(color, PieceType::Knight) == 1
+        && board.count(color, PieceType::Pawn) == 0;
     if is_bn {
         board.pieces_of(color, PieceType::Bishop).first().copied()
     } else {
@@ -74,23 +75,18 @@ fn bishop_corner_distance(king: Square, bishop: Square) -> i32 {
     } else {
         [Square::new(7, 0), Square::new(0, 7)]
     };
-    corners
-        .iter()
-        .map(|c| manhattan(king, *c))
-        .min()
-        .unwrap_or(0)
-}
-
-fn manhattan(a: Square, b: Square) -> i32 {
-    (i32::from(a.file()) - i32::from(b.file())).abs()
-        + (i32::from(a.rank()) - i32::from(b.rank())).abs()
+    let nearer = king
+        .manhattan_distance(corners[0])
+        .min(king.manhattan_distance(corners[1]));
+    i32::from(nearer)
 }
 
 /// `score` (White's point of view) scaled down when the side it favours cannot expect to
-/// win with the material on the board: a wrong-coloured bishop with rook pawns against a
-/// king in their corner is a draw; a pawnless lead of at most a minor piece rarely wins;
-/// opposite-coloured bishops halve the advantage.
-pub(super) fn scale(board: &Board, score: i32) -> i32 {
+/// win with the material on the board (`white_material_lead`, as the evaluation counted
+/// it): a wrong-coloured bishop with rook pawns against a king in their corner is a draw;
+/// a pawnless lead of at most a minor piece rarely wins; opposite-coloured bishops halve
+/// the advantage.
+pub(super) fn scale(board: &Board, score: i32, white_material_lead: i32) -> i32 {
     if score == 0 {
         return 0;
     }
@@ -102,9 +98,12 @@ pub(super) fn scale(board: &Board, score: i32) -> i32 {
     if is_wrong_bishop_draw(board, strong) {
         return 0;
     }
-    let factor = if board.count(strong, PieceType::Pawn) == 0
-        && material(board, strong) - material(board, strong.flip()) <= BISHOP_VALUE
-    {
+    let lead = if strong == Color::White {
+        white_material_lead
+    } else {
+        -white_material_lead
+    };
+    let factor = if board.count(strong, PieceType::Pawn) == 0 && lead <= BISHOP_VALUE {
         PAWNLESS_SMALL_LEAD_SCALE
     } else if has_only_opposite_bishops(board) {
         OPPOSITE_BISHOPS_SCALE
@@ -120,7 +119,7 @@ pub(super) fn scale(board: &Board, score: i32) -> i32 {
 fn is_wrong_bishop_draw(board: &Board, strong: Color) -> bool {
     let weak = strong.flip();
     let pawns = board.pieces_of(strong, PieceType::Pawn);
-    if board.pieces(weak).count() != 1
+    if !board.is_bare_king(weak)
         || board.non_pawn_pieces(strong) != 1
         || board.count(strong, PieceType::Bishop) != 1
         || pawns.is_empty()

@@ -264,7 +264,8 @@ fn evaluate_white(board: &Board) -> i32 {
     let pawns = PawnFiles::of(board);
     let phase = game_phase(board);
     let material = [Color::White, Color::Black].map(|c| material(board, c));
-    let mut score = material[0] - material[1];
+    let material_lead = material[0] - material[1];
+    let mut score = material_lead;
     for color in [Color::White, Color::Black] {
         let sign = if color == Color::White { 1 } else { -1 };
         let side = pawn_structure(board, &pawns, color, phase)
@@ -273,10 +274,10 @@ fn evaluate_white(board: &Board) -> i32 {
             + king(board, &pawns, color, phase);
         score += sign * side;
     }
-    score += trade_and_fifty_move_terms(board, material[0] - material[1]);
+    score += trade_and_fifty_move_terms(board, material_lead);
     score += pawn_race(board, &pawns);
     score += endgame::mop_up(board);
-    endgame::scale(board, score)
+    endgame::scale(board, score, material_lead)
 }
 
 #[allow(

@@ -108,8 +108,7 @@ impl Game {
         self.hopeless_moves += 1;
         let board = self.board();
         let us = board.side_to_move();
-        let bare_king = |c| board.pieces(c).count() == 1;
-        let we_can_still_win = has_mating_material(board, us) && bare_king(us.flip());
+        let we_can_still_win = has_mating_material(board, us) && board.is_bare_king(us.flip());
         // A game set up from a position is already under way (GUIs often send such a
         // position with move number 1); only a game from the start has an opening.
         let in_the_opening = self.history.starts_from_the_start_position()
