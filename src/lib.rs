@@ -12,3 +12,4 @@ pub mod cli;
 pub mod eval;
 pub mod game;
 pub mod search;
+pub mod tune;

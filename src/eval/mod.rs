@@ -19,11 +19,13 @@
 mod endgame;
 pub mod kpk;
 pub mod pawnrace;
+pub mod weights;
 
 use crate::chess::{Board, Color, PieceType, Square};
 use kpk::KpkBitbase;
 use pawnrace::PawnRaceTable;
 use std::sync::OnceLock;
+pub use weights::Weights;
 
 /// A pawn: the internal unit, so `to_centipawns` divides by it.
 pub const PAWN_VALUE: i32 = 74;
@@ -62,57 +64,12 @@ pub fn from_centipawns(centipawns: i64) -> i32 {
     i32::try_from(units.clamp(-limit, limit)).expect("clamped to a queen's value")
 }
 
-// ------------------------------------------------------------------ term weights
+// ------------------------------------------------------------------ fixed terms
+// (the tuned weights are in `weights`)
 
-/// Bonus for a pawn standing on its 6th rank; a pawn on the 7th earns it twice. Slightly
-/// less than a pawn, so no pawn is sacrificed just to get one there (micro-Max 4.6's gradual promotion: 64 vs 74).
-const PROMOTION_STEP_BONUS: i32 = 64;
-/// Extra for a passed pawn by rank (from its own side), in the middlegame and endgame.
-const PASSED_PAWN_MIDDLEGAME: [i32; 8] = [0, 2, 4, 8, 14, 24, 40, 0];
-const PASSED_PAWN_ENDGAME: [i32; 8] = [0, 6, 10, 18, 32, 55, 90, 0];
-/// Endgame: per rank of progress, per square the defending king is farther from (and
-/// the own king nearer to) the square in front of a passed pawn.
-const PASSER_ENEMY_KING_DISTANCE: i32 = 4;
-const PASSER_OWN_KING_DISTANCE: i32 = 2;
-
-/// Mobility per reachable square (not blocked by an own piece, not attacked by an enemy
-/// pawn) beyond a typical count, for knight, bishop, rook, queen.
-const MOBILITY_WEIGHT: [i32; 4] = [3, 4, 2, 1];
+/// Mobility: the typical number of reachable squares of a knight, bishop, rook and
+/// queen, which scores zero.
 const MOBILITY_BASELINE: [i32; 4] = [4, 6, 7, 13];
-/// Weight of an attack on a square next to the enemy king, per attacking piece type.
-const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
-/// Cap of the king-attack sum; the penalty grows with its square (several attackers are
-/// far more dangerous than one).
-const KING_ATTACK_CAP: i32 = 40;
-const DOUBLED_PAWN_PENALTY: i32 = 10;
-const ISOLATED_PAWN_PENALTY: i32 = 10;
-/// Own piece standing directly in front of a pawn (micro-Max's cure for doubled pawns).
-const BLOCKED_PAWN_PENALTY: i32 = 8;
-/// A pawn that no pawn of its own can ever defend (none on a neighbouring file beside or
-/// behind it): micro-Max's "undefended squares" left behind.
-const BACKWARD_PAWN_PENALTY: i32 = 6;
-
-/// Weight of the centre table per piece type (pawn, knight, bishop, rook, queen), in
-/// 1/4 units per step of centrality.
-const CENTRE_WEIGHT: [i32; 6] = [2, 4, 2, 0, 1, 0];
-const BISHOP_PAIR_BONUS: i32 = 20;
-const ROOK_OPEN_FILE_BONUS: i32 = 12;
-const ROOK_HALF_OPEN_FILE_BONUS: i32 = 6;
-const ROOK_SEVENTH_RANK_BONUS: i32 = 12;
-
-/// Middlegame: king castled (on the b/c or g/h file of its first rank).
-const CASTLED_BONUS: i32 = 30;
-/// Middlegame: each castling right still held (the option is worth something).
-const CASTLING_RIGHT_BONUS: i32 = 8;
-/// Middlegame: per rank the king has left its first rank (the frozen king).
-const KING_ADVANCE_PENALTY: i32 = 25;
-/// Middlegame: per missing shelter pawn in front of a castled king.
-const SHELTER_PAWN_PENALTY: i32 = 10;
-/// Endgame: per step of centrality of the king (the magnetic king).
-const KING_CENTRE_WEIGHT: i32 = 4;
-
-/// Per piece traded off (beyond the start), for the side ahead in material.
-const TRADE_BONUS: i32 = 3;
 /// Half-moves without a pawn move or capture after which the side ahead is pushed to act.
 const FIFTY_MOVE_PRESSURE_START: i32 = 20;
 /// Penalty per such half-move for the side ahead.
@@ -239,7 +196,13 @@ impl PawnFiles {
 
 /// Evaluates `board` for the side to move.
 pub fn evaluate(board: &Board) -> i32 {
-    let white = evaluate_white(board);
+    evaluate_with(board, &weights::DEFAULT)
+}
+
+/// Evaluates `board` for the side to move with the weights `w` (the tuner's entry).
+#[inline]
+pub fn evaluate_with(board: &Board, w: &Weights) -> i32 {
+    let white = evaluate_white(board, w);
     match board.side_to_move() {
         Color::White => white,
         Color::Black => -white,
@@ -254,7 +217,7 @@ pub fn is_dead_draw(board: &Board) -> bool {
 }
 
 /// Evaluation from White's point of view.
-fn evaluate_white(board: &Board) -> i32 {
+fn evaluate_white(board: &Board, w: &Weights) -> i32 {
     if board.is_insufficient_material() || is_drawn_minor_ending(board) {
         return 0;
     }
@@ -263,18 +226,18 @@ fn evaluate_white(board: &Board) -> i32 {
     }
     let pawns = PawnFiles::of(board);
     let phase = game_phase(board);
-    let material = [Color::White, Color::Black].map(|c| material(board, c));
+    let material = [Color::White, Color::Black].map(|c| material(board, w, c));
     let material_lead = material[0] - material[1];
     let mut score = material_lead;
     for color in [Color::White, Color::Black] {
         let sign = if color == Color::White { 1 } else { -1 };
-        let side = pawn_structure(board, &pawns, color, phase)
-            + pieces(board, &pawns, color)
-            + activity(board, color, phase)
-            + king(board, &pawns, color, phase);
+        let side = pawn_structure(board, w, &pawns, color, phase)
+            + pieces(board, w, &pawns, color)
+            + activity(board, w, color, phase)
+            + king(board, w, &pawns, color, phase);
         score += sign * side;
     }
-    score += trade_and_fifty_move_terms(board, material_lead);
+    score += trade_and_fifty_move_terms(board, w, material_lead);
     score += pawn_race(board, &pawns);
     score += endgame::mop_up(board);
     endgame::scale(board, score, material_lead)
@@ -284,11 +247,14 @@ fn evaluate_white(board: &Board) -> i32 {
     clippy::cast_possible_wrap,
     reason = "piece counts are at most 10; unchecked as every evaluation calls this"
 )]
-fn material(board: &Board, color: Color) -> i32 {
-    PieceType::ALL[..5]
-        .iter()
-        .map(|&k| piece_value(k) * board.count(color, k) as i32)
-        .sum()
+fn material(board: &Board, w: &Weights, color: Color) -> i32 {
+    let count = |kind| board.count(color, kind) as i32;
+    let [knight, bishop, rook, queen] = w.material;
+    PAWN_VALUE * count(PieceType::Pawn)
+        + knight * count(PieceType::Knight)
+        + bishop * count(PieceType::Bishop)
+        + rook * count(PieceType::Rook)
+        + queen * count(PieceType::Queen)
 }
 
 /// 24 with all pieces on the board, 0 with kings and pawns only.
@@ -306,34 +272,34 @@ fn game_phase(board: &Board) -> i32 {
     ((units(Color::White) + units(Color::Black)) as i32).min(FULL_PHASE)
 }
 
-fn pawn_structure(board: &Board, pawns: &PawnFiles, color: Color, phase: i32) -> i32 {
+fn pawn_structure(board: &Board, w: &Weights, pawns: &PawnFiles, color: Color, phase: i32) -> i32 {
     let c = color.index();
     let mut score = 0;
     for f in 0..8 {
         let n = i32::from(pawns.count[c][f]);
         if n > 1 {
-            score -= DOUBLED_PAWN_PENALTY * (n - 1);
+            score -= w.doubled_pawn * (n - 1);
         }
     }
     for &sq in board.pieces_of(color, PieceType::Pawn) {
         let rank = relative_rank(sq, color);
-        score += centrality(sq) * CENTRE_WEIGHT[0] / 4;
+        score += centrality(sq) * w.centre[0] / 4;
         // Gradual promotion: one step of the bonus on the 6th, two on the 7th.
-        score += PROMOTION_STEP_BONUS * i32::from(rank.saturating_sub(4));
+        score += w.promotion_step * i32::from(rank.saturating_sub(4));
         let f = i32::from(sq.file());
         if !pawns.has_pawn(color, f - 1) && !pawns.has_pawn(color, f + 1) {
-            score -= ISOLATED_PAWN_PENALTY;
+            score -= w.isolated_pawn;
         } else if !pawns.has_supporter(sq, color) {
-            score -= BACKWARD_PAWN_PENALTY;
+            score -= w.backward_pawn;
         }
         if let Some(front) = sq.offset(color.forward())
             && board.piece_at(front).is_color(color)
             && board.piece_at(front).kind() != Some(PieceType::Pawn)
         {
-            score -= BLOCKED_PAWN_PENALTY;
+            score -= w.blocked_pawn;
         }
         if pawns.is_passed(sq, color) {
-            score += passed_pawn(board, sq, color, phase);
+            score += passed_pawn(board, w, sq, color, phase);
         }
     }
     score
@@ -341,7 +307,7 @@ fn pawn_structure(board: &Board, pawns: &PawnFiles, color: Color, phase: i32) ->
 
 /// Bonus of a passed pawn: by rank, blended by phase, and in the endgame by how far the
 /// defending king is from its path (and how near its own king is).
-fn passed_pawn(board: &Board, sq: Square, color: Color, phase: i32) -> i32 {
+fn passed_pawn(board: &Board, w: &Weights, sq: Square, color: Color, phase: i32) -> i32 {
     let rank = relative_rank(sq, color);
     let Some(front) = sq.offset(color.forward()) else {
         return 0;
@@ -349,10 +315,10 @@ fn passed_pawn(board: &Board, sq: Square, color: Color, phase: i32) -> i32 {
     let distance = |k: Square| i32::from(k.distance(front));
     let progress = i32::from(rank) - 1;
     let kings = progress
-        * (PASSER_ENEMY_KING_DISTANCE * distance(board.king_square(color.flip()))
-            - PASSER_OWN_KING_DISTANCE * distance(board.king_square(color)));
-    let mut endgame = PASSED_PAWN_ENDGAME[usize::from(rank)] + kings.max(0);
-    let mut middlegame = PASSED_PAWN_MIDDLEGAME[usize::from(rank)];
+        * (w.passer_enemy_king * distance(board.king_square(color.flip()))
+            - w.passer_own_king * distance(board.king_square(color)));
+    let mut endgame = w.passed_endgame[usize::from(rank)] + kings.max(0);
+    let mut middlegame = w.passed_middlegame[usize::from(rank)];
     if !board.piece_at(front).is_empty() {
         endgame /= 2;
         middlegame /= 2;
@@ -360,29 +326,29 @@ fn passed_pawn(board: &Board, sq: Square, color: Color, phase: i32) -> i32 {
     (middlegame * phase + endgame * (FULL_PHASE - phase)) / FULL_PHASE
 }
 
-fn pieces(board: &Board, pawns: &PawnFiles, color: Color) -> i32 {
+fn pieces(board: &Board, w: &Weights, pawns: &PawnFiles, color: Color) -> i32 {
     let mut score = 0;
     for kind in [PieceType::Knight, PieceType::Bishop, PieceType::Queen] {
-        let weight = CENTRE_WEIGHT[kind as usize - 1];
+        let weight = w.centre[kind as usize - 1];
         for &sq in board.pieces_of(color, kind) {
             score += centrality(sq) * weight;
         }
     }
     if board.count(color, PieceType::Bishop) >= 2 {
-        score += BISHOP_PAIR_BONUS;
+        score += w.bishop_pair;
     }
     let enemy_king_rank = relative_rank(board.king_square(color.flip()), color);
     for &sq in board.pieces_of(color, PieceType::Rook) {
         let f = i32::from(sq.file());
         if !pawns.has_pawn(color, f) {
             score += if pawns.has_pawn(color.flip(), f) {
-                ROOK_HALF_OPEN_FILE_BONUS
+                w.rook_half_open_file
             } else {
-                ROOK_OPEN_FILE_BONUS
+                w.rook_open_file
             };
         }
         if relative_rank(sq, color) == 6 && enemy_king_rank == 7 {
-            score += ROOK_SEVENTH_RANK_BONUS;
+            score += w.rook_seventh_rank;
         }
     }
     score
@@ -430,7 +396,7 @@ fn king_zone(king: Square, color: Color) -> SquareSet {
 
 /// Mobility of knights, bishops, rooks and queens, and their attack on the enemy king's
 /// zone (counted in one walk over each piece's moves).
-fn activity(board: &Board, color: Color, phase: i32) -> i32 {
+fn activity(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
     use crate::chess::dir;
     let them = color.flip();
     let unsafe_squares = pawn_attacks(board, them);
@@ -464,15 +430,15 @@ fn activity(board: &Board, color: Color, phase: i32) -> i32 {
                     }
                 }
             }
-            mobility += MOBILITY_WEIGHT[i] * (reach - MOBILITY_BASELINE[i]);
+            mobility += w.mobility[i] * (reach - MOBILITY_BASELINE[i]);
             if zone_hits > 0 {
                 attackers += 1;
-                attack += KING_ATTACK_WEIGHT[i] * zone_hits;
+                attack += w.king_attack[i] * zone_hits;
             }
         }
     }
     let king_attack = if attackers >= 2 {
-        let a = attack.min(KING_ATTACK_CAP);
+        let a = attack.min(w.king_attack_cap);
         a * a / 4 * phase / FULL_PHASE
     } else {
         0
@@ -482,29 +448,29 @@ fn activity(board: &Board, color: Color, phase: i32) -> i32 {
 
 /// King placement, blended between the middlegame (stay home, castled, behind pawns)
 /// and the endgame (come to the centre) by the amount of material left.
-fn king(board: &Board, pawns: &PawnFiles, color: Color, phase: i32) -> i32 {
+fn king(board: &Board, w: &Weights, pawns: &PawnFiles, color: Color, phase: i32) -> i32 {
     let sq = board.king_square(color);
     let rank = i32::from(relative_rank(sq, color));
-    let mut middlegame = -KING_ADVANCE_PENALTY * rank;
+    let mut middlegame = -w.king_advance * rank;
     let file = sq.file();
     let castled_file = file <= 2 || file >= 6;
     if rank == 0 && castled_file {
-        middlegame += CASTLED_BONUS;
+        middlegame += w.castled;
         let shelter_files = if file <= 2 { 0..3 } else { 5..8 };
         for f in shelter_files {
             let near = pawns_near_home(board, pawns, color, f);
             if !near {
-                middlegame -= SHELTER_PAWN_PENALTY;
+                middlegame -= w.shelter_pawn;
             }
         }
     }
     let rights = board.castling();
     for kingside in [true, false] {
         if rights.has(crate::chess::CastlingRights::flag(color, kingside)) {
-            middlegame += CASTLING_RIGHT_BONUS;
+            middlegame += w.castling_right;
         }
     }
-    let endgame = KING_CENTRE_WEIGHT * centrality(sq);
+    let endgame = w.king_centre * centrality(sq);
     (middlegame * phase + endgame * (FULL_PHASE - phase)) / FULL_PHASE
 }
 
@@ -526,7 +492,7 @@ fn pawns_near_home(board: &Board, pawns: &PawnFiles, color: Color, file: u8) -> 
 
 /// From H.G. Muller's micro-Max 4 pages ("the Future"): the side behind dislikes trades,
 /// the side ahead likes them and must not let the 50-move counter run.
-fn trade_and_fifty_move_terms(board: &Board, material_diff: i32) -> i32 {
+fn trade_and_fifty_move_terms(board: &Board, w: &Weights, material_diff: i32) -> i32 {
     if material_diff.abs() < AHEAD_MARGIN {
         return 0;
     }
@@ -539,7 +505,7 @@ fn trade_and_fifty_move_terms(board: &Board, material_diff: i32) -> i32 {
         (board.non_pawn_pieces(Color::White) + board.non_pawn_pieces(Color::Black)) as i32;
     let traded = (14 - pieces_left).max(0);
     let idle = (i32::from(board.halfmove_clock()) - FIFTY_MOVE_PRESSURE_START).max(0);
-    sign * (TRADE_BONUS * traded - FIFTY_MOVE_PRESSURE * idle)
+    sign * (w.trade * traded - FIFTY_MOVE_PRESSURE * idle)
 }
 
 /// Two minor pieces or fewer with no pawns where the stronger side cannot force mate
@@ -712,8 +678,9 @@ mod tests {
             eval_fen(&(ranks.join("/") + " w - - 0 1"))
         };
         let (fifth, sixth, seventh) = (pawn_on(5), pawn_on(6), pawn_on(7));
-        assert!(sixth - fifth >= PROMOTION_STEP_BONUS, "{fifth} {sixth}");
-        assert!(seventh - sixth >= PROMOTION_STEP_BONUS, "{sixth} {seventh}");
+        let step = weights::DEFAULT.promotion_step;
+        assert!(sixth - fifth >= step, "{fifth} {sixth}");
+        assert!(seventh - sixth >= step, "{sixth} {seventh}");
     }
 
     #[test]
