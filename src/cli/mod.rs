@@ -26,6 +26,8 @@ usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
                                     \"N nodes M nps\", is the search's signature
        ferrimax epd FILE [--time S | --depth D | --nodes N] [--threads N]
                                     run an EPD test suite (bm/am), count the solved
+       ferrimax selfplay GAMES [--nodes N] [--threads N] [--seed N]
+                                    play games against itself (PGN on stdout)
        ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N]
                                     fit the evaluation weights to the games' results
                                     (Texel's method); prints the weights found
@@ -34,7 +36,7 @@ usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
 Logs: RUST_LOG=debug ferrimax (to stderr). See README.md for GUIs, servers and options.";
 
 /// The one-line usage printed with a usage error (`--help` tells more).
-pub const USAGE: &str = "usage: ferrimax [perft DEPTH [FEN] | divide DEPTH [FEN] | bench [DEPTH] | epd FILE | tune PGN... | --help | --version]";
+pub const USAGE: &str = "usage: ferrimax [perft DEPTH [FEN] | divide DEPTH [FEN] | bench [DEPTH] | epd FILE | selfplay GAMES | tune PGN... | --help | --version]";
 
 /// The program and its version, as `--version` prints it.
 pub const VERSION: &str = concat!("ferrimax ", env!("CARGO_PKG_VERSION"));
@@ -48,6 +50,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("bench") => run_bench(&args[1..]),
         Some("epd") => run_epd(&args[1..]),
         Some("tune") => tune::run_tune(&args[1..]),
+        Some("selfplay") => tune::run_selfplay(&args[1..]),
         Some("--help" | "-h" | "help") => {
             println!("{HELP}");
             0

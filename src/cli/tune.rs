@@ -1,9 +1,14 @@
 //! `ferrimax tune`: Texel's tuning of the evaluation weights on the games of PGN files,
-//! printing the weights it found in the syntax of `src/eval/weights.rs`.
+//! printing the weights it found in the syntax of `src/eval/weights.rs`; and `ferrimax
+//! selfplay`, which plays such games.
 
 use super::USAGE_ERROR;
 use crate::eval::weights::DEFAULT;
+use crate::tune::selfplay::{self, SelfPlay};
 use crate::tune::{self, Sampling, pgn};
+use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 const TUNE_USAGE: &str =
     "usage: ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N]";
@@ -82,5 +87,71 @@ pub fn run_tune(args: &[String]) -> i32 {
         }
     }
     println!("{tuned:?}");
+    0
+}
+
+const SELFPLAY_USAGE: &str = "usage: ferrimax selfplay GAMES [--nodes N] [--threads N] [--seed N]";
+/// Nodes a move unless told (about depth 7 in a middlegame).
+const DEFAULT_SELFPLAY_NODES: u64 = 5_000;
+
+/// `ferrimax selfplay GAMES [--nodes N] [--threads N] [--seed N]`: Ferrimax against
+/// itself, each game as PGN on stdout as soon as it ends (in the order they end), a
+/// count on stderr. Exit status 2 for a bad command line.
+pub fn run_selfplay(args: &[String]) -> i32 {
+    let usage = |why: &str| {
+        eprintln!("{SELFPLAY_USAGE}  ({why})");
+        USAGE_ERROR
+    };
+    let Some(games) = args.first().and_then(|g| g.parse::<u64>().ok()) else {
+        return usage("GAMES must be a number");
+    };
+    let mut settings = SelfPlay {
+        nodes: DEFAULT_SELFPLAY_NODES,
+        seed: 1,
+    };
+    let mut threads = 1u64;
+    let mut rest = args[1..].iter();
+    while let Some(arg) = rest.next() {
+        let Some(value) = rest.next().and_then(|v| v.parse::<u64>().ok()) else {
+            return usage(&format!("{arg} needs a number"));
+        };
+        match arg.as_str() {
+            "--nodes" => settings.nodes = value.max(1),
+            "--threads" => threads = value.clamp(1, super::MAX_BENCH_THREADS as u64),
+            "--seed" => settings.seed = value,
+            _ => return usage(&format!("unknown option {arg}")),
+        }
+    }
+    crate::eval::init();
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let out = Mutex::new(std::io::stdout());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= games {
+                        break;
+                    }
+                    let text = selfplay::play(settings, index);
+                    let mut out = out
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    // A closed stdout ends the run early; nothing to report.
+                    if out
+                        .write_all(text.as_bytes())
+                        .and_then(|()| out.flush())
+                        .is_err()
+                    {
+                        next.store(games, Ordering::Relaxed);
+                    }
+                    let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    eprint!("\rselfplay {finished}/{games} games");
+                }
+            });
+        }
+    });
+    eprintln!();
     0
 }

@@ -226,7 +226,7 @@ fn evaluate_white(board: &Board, w: &Weights) -> i32 {
     }
     let pawns = PawnFiles::of(board);
     let phase = game_phase(board);
-    let material = [Color::White, Color::Black].map(|c| material(board, w, c));
+    let material = [Color::White, Color::Black].map(|c| material(board, w, c, phase));
     let material_lead = material[0] - material[1];
     let mut score = material_lead;
     for color in [Color::White, Color::Black] {
@@ -247,14 +247,26 @@ fn evaluate_white(board: &Board, w: &Weights) -> i32 {
     clippy::cast_possible_wrap,
     reason = "piece counts are at most 10; unchecked as every evaluation calls this"
 )]
-fn material(board: &Board, w: &Weights, color: Color) -> i32 {
+fn material(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
     let count = |kind| board.count(color, kind) as i32;
-    let [knight, bishop, rook, queen] = w.material;
-    PAWN_VALUE * count(PieceType::Pawn)
-        + knight * count(PieceType::Knight)
-        + bishop * count(PieceType::Bishop)
-        + rook * count(PieceType::Rook)
-        + queen * count(PieceType::Queen)
+    let sum = |pawn: i32, [knight, bishop, rook, queen]: [i32; 4]| {
+        pawn * count(PieceType::Pawn)
+            + knight * count(PieceType::Knight)
+            + bishop * count(PieceType::Bishop)
+            + rook * count(PieceType::Rook)
+            + queen * count(PieceType::Queen)
+    };
+    blend(
+        sum(PAWN_VALUE, w.material),
+        sum(w.pawn_endgame, w.material_endgame),
+        phase,
+    )
+}
+
+/// A term's middlegame and endgame values blended by the material left (`phase`).
+#[inline]
+fn blend(middlegame: i32, endgame: i32, phase: i32) -> i32 {
+    (middlegame * phase + endgame * (FULL_PHASE - phase)) / FULL_PHASE
 }
 
 /// 24 with all pieces on the board, 0 with kings and pawns only.
@@ -323,7 +335,7 @@ fn passed_pawn(board: &Board, w: &Weights, sq: Square, color: Color, phase: i32)
         endgame /= 2;
         middlegame /= 2;
     }
-    (middlegame * phase + endgame * (FULL_PHASE - phase)) / FULL_PHASE
+    blend(middlegame, endgame, phase)
 }
 
 fn pieces(board: &Board, w: &Weights, pawns: &PawnFiles, color: Color) -> i32 {
@@ -402,6 +414,7 @@ fn activity(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
     let unsafe_squares = pawn_attacks(board, them);
     let zone = king_zone(board.king_square(them), them);
     let mut mobility = 0;
+    let mut mobility_endgame = 0;
     let mut attackers = 0;
     let mut attack = 0;
     let kinds: [(PieceType, &[i8], bool); 4] = [
@@ -431,6 +444,7 @@ fn activity(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
                 }
             }
             mobility += w.mobility[i] * (reach - MOBILITY_BASELINE[i]);
+            mobility_endgame += w.mobility_endgame[i] * (reach - MOBILITY_BASELINE[i]);
             if zone_hits > 0 {
                 attackers += 1;
                 attack += w.king_attack[i] * zone_hits;
@@ -443,7 +457,7 @@ fn activity(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
     } else {
         0
     };
-    mobility + king_attack
+    blend(mobility, mobility_endgame, phase) + king_attack
 }
 
 /// King placement, blended between the middlegame (stay home, castled, behind pawns)
@@ -471,7 +485,7 @@ fn king(board: &Board, w: &Weights, pawns: &PawnFiles, color: Color, phase: i32)
         }
     }
     let endgame = w.king_centre * centrality(sq);
-    (middlegame * phase + endgame * (FULL_PHASE - phase)) / FULL_PHASE
+    blend(middlegame, endgame, phase)
 }
 
 /// Whether `color` has a pawn on `file` on its 2nd or 3rd rank (a shelter pawn).

@@ -7,10 +7,14 @@
 /// Every tunable weight of the evaluation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
-    /// Material of knight, bishop, rook and queen as the evaluation counts it (the pawn
-    /// is the unit and fixed; exchanges, pruning and the endgame rules keep the search's
-    /// own values, `piece_value`).
+    /// Material of knight, bishop, rook and queen as the evaluation counts it in the
+    /// middlegame (the pawn is the unit and fixed there; exchanges, pruning and the
+    /// endgame rules keep the search's own values, `piece_value`).
     pub material: [i32; 4],
+    /// The same in the endgame (blended by the material left, like every phased term).
+    pub material_endgame: [i32; 4],
+    /// A pawn in the endgame.
+    pub pawn_endgame: i32,
     /// Bonus for a pawn standing on its 6th rank; a pawn on the 7th earns it twice
     /// (micro-Max 4.6's gradual promotion).
     pub promotion_step: i32,
@@ -24,8 +28,11 @@ pub struct Weights {
     /// Endgame: the same per square the own king is nearer to it.
     pub passer_own_king: i32,
     /// Mobility per reachable square (not blocked by an own piece, not attacked by an
-    /// enemy pawn) beyond a typical count, for knight, bishop, rook, queen.
+    /// enemy pawn) beyond a typical count, for knight, bishop, rook, queen, in the
+    /// middlegame.
     pub mobility: [i32; 4],
+    /// The same in the endgame.
+    pub mobility_endgame: [i32; 4],
     /// Weight of an attack on the enemy king's zone, per attacking piece type.
     pub king_attack: [i32; 4],
     /// Cap of the king-attack sum; the bonus grows with its square.
@@ -67,12 +74,15 @@ pub struct Weights {
 /// The weights the engine plays with.
 pub const DEFAULT: Weights = Weights {
     material: [259, 296, 444, 851],
+    material_endgame: [259, 296, 444, 851],
+    pawn_endgame: 74,
     promotion_step: 64,
     passed_middlegame: [0, 2, 4, 8, 14, 24, 40, 0],
     passed_endgame: [0, 6, 10, 18, 32, 55, 90, 0],
     passer_enemy_king: 4,
     passer_own_king: 2,
     mobility: [3, 4, 2, 1],
+    mobility_endgame: [3, 4, 2, 1],
     king_attack: [2, 2, 3, 5],
     king_attack_cap: 40,
     doubled_pawn: 10,
@@ -103,12 +113,15 @@ impl Weights {
         let mut list: Vec<(String, &mut i32)> = Vec::new();
         let Weights {
             material,
+            material_endgame,
+            pawn_endgame,
             promotion_step,
             passed_middlegame,
             passed_endgame,
             passer_enemy_king,
             passer_own_king,
             mobility,
+            mobility_endgame,
             king_attack,
             king_attack_cap,
             doubled_pawn,
@@ -128,6 +141,7 @@ impl Weights {
             trade,
         } = self;
         list.extend(entries("material", material, 0..4));
+        list.extend(entries("material_endgame", material_endgame, 0..4));
         list.extend(entries(
             "passed_middlegame",
             passed_middlegame,
@@ -135,9 +149,11 @@ impl Weights {
         ));
         list.extend(entries("passed_endgame", passed_endgame, PASSED_RANKS));
         list.extend(entries("mobility", mobility, 0..4));
+        list.extend(entries("mobility_endgame", mobility_endgame, 0..4));
         list.extend(entries("king_attack", king_attack, 0..4));
         list.extend(entries("centre", centre, CENTRE_PIECES));
         let scalars = [
+            ("pawn_endgame", pawn_endgame),
             ("promotion_step", promotion_step),
             ("passer_enemy_king", passer_enemy_king),
             ("passer_own_king", passer_own_king),

@@ -2,7 +2,8 @@
 //! find the weights whose evaluation, through a logistic curve, best predicts the results
 //! of real games.
 //!
-//! The positions come from Ferrimax's own games (any PGN, such as `match.py`'s). Each is
+//! The positions come from Ferrimax's own games: `ferrimax selfplay` (`selfplay.rs`)
+//! plays them at a fixed number of nodes a move, and any PGN of its matches serves too. Each is
 //! taken to its quiet end first: a capture search from it (stand pat, captures only)
 //! gives the line both sides would play, and the position at its end is the one scored,
 //! since a static evaluation means little with a piece hanging. Few positions are taken
@@ -17,6 +18,7 @@
 //! that lowers the error.
 
 pub mod pgn;
+pub mod selfplay;
 
 use crate::chess::{Board, Color, Move, MoveList};
 use crate::eval::{self, Weights};
@@ -32,6 +34,8 @@ const QUIET_MAX_PLY: usize = 12;
 /// Bounds of the scale `k` and the precision it is fitted to.
 const K_RANGE: (f64, f64) = (0.05, 5.0);
 const K_PRECISION: f64 = 1e-4;
+/// The search ends after this many passes in a row without a better held-out error.
+const PATIENCE: usize = 3;
 
 /// A quiet position and the result of the game it came from (White's score).
 pub struct Sample {
@@ -214,8 +218,9 @@ pub struct Progress {
 }
 
 /// Texel's local search from `start`: at most `passes` passes over every weight, each
-/// moved by its step while that lowers the fitted error. Returns the weights of the pass
-/// with the lowest held-out error (the start, if no pass improved it).
+/// moved by its step while that lowers the fitted error, ending early after `PATIENCE`
+/// passes that did not lower the held-out error. Returns the weights of the pass with
+/// the lowest held-out error (the start, if no pass improved it).
 pub fn tune(
     fit: &[Sample],
     held_out: &[Sample],
@@ -235,6 +240,7 @@ pub fn tune(
         changes: 0,
     });
     let count = w.tunable().len();
+    let mut since_best = 0;
     for pass in 1..=passes {
         let mut changes = 0;
         for i in 0..count {
@@ -259,10 +265,11 @@ pub fn tune(
         });
         if held_out_error < best.0 {
             best = (held_out_error, w.clone());
+            since_best = 0;
         } else {
-            break;
+            since_best += 1;
         }
-        if changes == 0 {
+        if changes == 0 || since_best >= PATIENCE {
             break;
         }
     }
@@ -277,7 +284,7 @@ fn step_of(start: &mut Weights, i: usize) -> i32 {
 
 /// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
 /// generators"): a few lines, seeded, the same on every machine.
-struct SplitMix(u64);
+pub(crate) struct SplitMix(pub(crate) u64);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
@@ -289,7 +296,7 @@ impl SplitMix {
     }
 
     /// A number in `0..n` (`n` > 0; the slight bias of the modulo does not matter here).
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         #[allow(clippy::cast_possible_truncation, reason = "the result is below n")]
         let pick = (self.next() % n as u64) as usize;
         pick

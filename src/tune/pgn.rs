@@ -25,13 +25,24 @@ impl Outcome {
         }
     }
 
-    fn parse(text: &str) -> Option<Outcome> {
+    /// Reads a PGN result; `*` (unfinished) and anything else is `None`.
+    pub fn parse(text: &str) -> Option<Outcome> {
         match text {
             "1-0" => Some(Outcome::WhiteWins),
             "1/2-1/2" => Some(Outcome::Draw),
             "0-1" => Some(Outcome::BlackWins),
             _ => None,
         }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Outcome::WhiteWins => "1-0",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::BlackWins => "0-1",
+        })
     }
 }
 
