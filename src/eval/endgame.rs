@@ -210,21 +210,26 @@ mod tests {
             let score = white_eval(fen).abs();
             assert!(score <= limit * PAWN_VALUE / 4, "{name}: {score}");
         }
-        // (name, position, least score for the side ahead, in pawns)
+        // (name, position, least score for the side ahead, in pawns / 4: a KRPKR with
+        // the pawn on its 3rd rank is worth little, but it must not be scaled away)
         let winning = [
-            ("KQKR", "8/8/3k4/8/2r5/8/3KQ3/8 w - - 0 1", 3),
+            ("KQKR", "8/8/3k4/8/2r5/8/3KQ3/8 w - - 0 1", 12),
             ("KRPKR", "8/8/3k4/8/2r5/4P3/3KR3/8 w - - 0 1", 1),
-            ("right bishop, a-pawn", "k7/8/P7/8/8/2K5/4B3/8 w - - 0 1", 3),
+            (
+                "right bishop, a-pawn",
+                "k7/8/P7/8/8/2K5/4B3/8 w - - 0 1",
+                12,
+            ),
             (
                 "wrong bishop, king far from the corner",
                 "8/8/P7/5k2/8/2K5/3B4/8 w - - 0 1",
-                3,
+                12,
             ),
-            ("KBNK", "8/8/3k4/8/8/8/3KBN2/8 w - - 0 1", 5),
+            ("KBNK", "8/8/3k4/8/8/8/3KBN2/8 w - - 0 1", 20),
         ];
         for (name, fen, least) in winning {
             let score = white_eval(fen).abs();
-            assert!(score >= least * PAWN_VALUE, "{name}: {score}");
+            assert!(score >= least * PAWN_VALUE / 4, "{name}: {score}");
         }
     }
 

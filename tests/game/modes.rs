@@ -90,7 +90,8 @@ fn analyze_restarts_on_moves_and_honours_exclusions() {
 #[test]
 fn exclusions_bind_the_engines_move() {
     let mut d = Driver::new();
-    d.send_all(&["new", "force", SHALLOW, "exclude e2e4"]);
+    let exclude = format!("exclude {}", WHITE_OPENS.trim_start_matches("move "));
+    d.send_all(&["new", "force", SHALLOW, &exclude]);
     let lines = d.send("go");
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(is_move(&lines[0]) && lines[0] != WHITE_OPENS, "{lines:?}");
