@@ -15,6 +15,10 @@
 //! the 50-move counter grows; and Coulom's pawn race and an exact KPK verdict once the
 //! defender has no pieces. Last, `endgame` adds the technique of mating a bare king (the
 //! bishop-and-knight corner included) and scales down material that does not win.
+//!
+//! The weights of the terms are data (`weights.rs`), fitted to game results by Texel's
+//! method (`crate::tune`); the special knowledge (pawn race, KPK, mating technique,
+//! scaling) is not tuned.
 
 mod endgame;
 pub mod kpk;
