@@ -239,12 +239,16 @@ pub fn tune(
         held_out_error: best.0,
         changes: 0,
     });
-    let count = w.tunable().len();
+    let steps: Vec<i32> = start
+        .clone()
+        .tunable()
+        .into_iter()
+        .map(|(_, v)| step_of(*v))
+        .collect();
     let mut since_best = 0;
     for pass in 1..=passes {
         let mut changes = 0;
-        for i in 0..count {
-            let step = step_of(&mut start.clone(), i);
+        for (i, &step) in steps.iter().enumerate() {
             for delta in [step, -step] {
                 *w.tunable()[i].1 += delta;
                 let e = error(fit, &w, k, threads);
@@ -276,9 +280,8 @@ pub fn tune(
     best.1
 }
 
-/// The step of weight `i`: a twentieth of its hand value, at least 1.
-fn step_of(start: &mut Weights, i: usize) -> i32 {
-    let value = *start.tunable()[i].1;
+/// The step of a weight starting at `value`: a twentieth of it, at least 1.
+fn step_of(value: i32) -> i32 {
     (value.abs() / 20).max(1)
 }
 
