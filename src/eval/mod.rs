@@ -252,13 +252,16 @@ fn evaluate_white(board: &Board, w: &Weights) -> i32 {
     reason = "piece counts are at most 10; unchecked as every evaluation calls this"
 )]
 fn material(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
-    let count = |kind| board.count(color, kind) as i32;
+    let [pawns, knights, bishops, rooks, queens] = [
+        PieceType::Pawn,
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+    ]
+    .map(|kind| board.count(color, kind) as i32);
     let sum = |pawn: i32, [knight, bishop, rook, queen]: [i32; 4]| {
-        pawn * count(PieceType::Pawn)
-            + knight * count(PieceType::Knight)
-            + bishop * count(PieceType::Bishop)
-            + rook * count(PieceType::Rook)
-            + queen * count(PieceType::Queen)
+        pawn * pawns + knight * knights + bishop * bishops + rook * rooks + queen * queens
     };
     blend(
         sum(PAWN_VALUE, w.material),

@@ -9,9 +9,7 @@
 use super::pgn::Outcome;
 use crate::chess::{Board, Color, Ending, Move};
 use crate::eval::PAWN_VALUE;
-use crate::search::{
-    Limits, SearchControl, SearchOptions, SearchRequest, TranspositionTable, search,
-};
+use crate::search::{Limits, SearchControl, SearchRequest, TranspositionTable, search};
 
 /// Random plies that open every game (then the engine plays).
 pub const RANDOM_PLIES: usize = 8;
@@ -81,12 +79,10 @@ pub fn play(settings: SelfPlay, index: u64) -> String {
 /// The engine's move and its score from White's side.
 fn search_move(board: &Board, tt: &TranspositionTable, nodes: u64) -> (Move, i32) {
     tt.new_search();
-    let request = SearchRequest::new(board.clone())
-        .limits(Limits {
-            nodes: Some(nodes),
-            ..Limits::default()
-        })
-        .options(SearchOptions::default());
+    let request = SearchRequest::new(board.clone()).limits(Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    });
     let result = search(&request, tt, &SearchControl::new(), &mut |_| {});
     let white = match board.side_to_move() {
         Color::White => result.score,
