@@ -10,14 +10,15 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-const TUNE_USAGE: &str =
-    "usage: ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N]";
+const TUNE_USAGE: &str = "usage: ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] \
+     [--seed N] [--only PREFIX,...]";
 /// Positions taken per game unless told.
 const DEFAULT_PER_GAME: usize = 8;
 /// Passes over the weights unless told.
 const DEFAULT_PASSES: usize = 30;
 
-/// `ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N]`: progress
+/// `ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N] [--only
+/// PREFIX,...]` (only the weights whose names start with one of the prefixes): progress
 /// (positions, k, the errors after each pass, the weights that changed) on stderr, the
 /// tuned `Weights` on stdout. Exit status 2 for a bad command line, file or no games.
 pub fn run_tune(args: &[String]) -> i32 {
@@ -32,10 +33,18 @@ pub fn run_tune(args: &[String]) -> i32 {
     };
     let mut passes = DEFAULT_PASSES;
     let mut threads = 1;
+    let mut only = Vec::new();
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         if !arg.starts_with("--") {
             files.push(arg.clone());
+            continue;
+        }
+        if arg == "--only" {
+            let Some(list) = rest.next() else {
+                return usage("--only needs weight names");
+            };
+            only.extend(list.split(',').map(str::to_string));
             continue;
         }
         let Some(value) = rest.next().and_then(|v| v.parse::<u64>().ok()) else {
@@ -73,7 +82,12 @@ pub fn run_tune(args: &[String]) -> i32 {
     );
     let k = tune::fit_k(&fit, &DEFAULT, threads);
     eprintln!("k {k:.4}");
-    let tuned = tune::tune(&fit, &held_out, &DEFAULT, k, passes, threads, &mut |p| {
+    let plan = tune::Plan {
+        passes,
+        threads,
+        only: &only,
+    };
+    let tuned = tune::tune(&fit, &held_out, &DEFAULT, k, &plan, &mut |p| {
         eprintln!(
             "pass {:2}: fit error {:.6}, held-out error {:.6}, {} changes",
             p.pass, p.fit_error, p.held_out_error, p.changes
@@ -154,4 +168,25 @@ pub fn run_selfplay(args: &[String]) -> i32 {
     });
     eprintln!();
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_tune_command_lines_are_usage_errors() {
+        let args = |list: &[&str]| list.iter().map(|a| (*a).to_string()).collect::<Vec<_>>();
+        for (name, line) in [
+            ("no file", args(&["--passes", "2"])),
+            ("--only without names", args(&["games.pgn", "--only"])),
+            ("unknown option", args(&["games.pgn", "--fast", "1"])),
+            (
+                "missing file",
+                args(&["/nonexistent/games.pgn", "--only", "mobility"]),
+            ),
+        ] {
+            assert_eq!(run_tune(&line), USAGE_ERROR, "{name}");
+        }
+    }
 }
