@@ -62,6 +62,19 @@ pub fn run_tune(args: &[String]) -> i32 {
     if files.is_empty() {
         return usage("no PGN file");
     }
+    // A misspelt prefix would tune nothing and look like a tuned-out term.
+    let names: Vec<String> = DEFAULT
+        .clone()
+        .tunable()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    if let Some(unknown) = only
+        .iter()
+        .find(|prefix| !names.iter().any(|n| n.starts_with(prefix.as_str())))
+    {
+        return usage(&format!("no weight's name starts with {unknown}"));
+    }
     let mut games = Vec::new();
     for file in &files {
         match std::fs::read_to_string(file) {
@@ -174,6 +187,8 @@ pub fn run_selfplay(args: &[String]) -> i32 {
 mod tests {
     use super::*;
 
+    const SELFPLAY_GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/selfplay.pgn");
+
     #[test]
     fn bad_tune_command_lines_are_usage_errors() {
         let args = |list: &[&str]| list.iter().map(|a| (*a).to_string()).collect::<Vec<_>>();
@@ -184,6 +199,10 @@ mod tests {
             (
                 "missing file",
                 args(&["/nonexistent/games.pgn", "--only", "mobility"]),
+            ),
+            (
+                "no such weight (the file is real)",
+                args(&[SELFPLAY_GAMES, "--only", "mobilty"]),
             ),
         ] {
             assert_eq!(run_tune(&line), USAGE_ERROR, "{name}");
