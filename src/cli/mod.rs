@@ -29,6 +29,7 @@ usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
        ferrimax selfplay GAMES [--nodes N] [--threads N] [--seed N]
                                     play games against itself (PGN on stdout)
        ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N]
+                     [--only PREFIX,...]
                                     fit the evaluation weights to the games' results
                                     (Texel's method); prints the weights found
        ferrimax --help | --version
