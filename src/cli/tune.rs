@@ -62,17 +62,12 @@ pub fn run_tune(args: &[String]) -> i32 {
     if files.is_empty() {
         return usage("no PGN file");
     }
-    // A misspelt prefix would tune nothing and look like a tuned-out term.
-    let names: Vec<String> = DEFAULT
-        .clone()
-        .tunable()
-        .into_iter()
-        .map(|(n, _)| n)
-        .collect();
-    if let Some(unknown) = only
-        .iter()
-        .find(|prefix| !names.iter().any(|n| n.starts_with(prefix.as_str())))
-    {
+    let plan = tune::Plan {
+        passes,
+        threads,
+        only: &only,
+    };
+    if let Some(unknown) = plan.prefix_selecting_nothing(&DEFAULT) {
         return usage(&format!("no weight's name starts with {unknown}"));
     }
     let mut games = Vec::new();
@@ -95,11 +90,6 @@ pub fn run_tune(args: &[String]) -> i32 {
     );
     let k = tune::fit_k(&fit, &DEFAULT, threads);
     eprintln!("k {k:.4}");
-    let plan = tune::Plan {
-        passes,
-        threads,
-        only: &only,
-    };
     let tuned = tune::tune(&fit, &held_out, &DEFAULT, k, &plan, &mut |p| {
         eprintln!(
             "pass {:2}: fit error {:.6}, held-out error {:.6}, {} changes",

@@ -230,12 +230,24 @@ pub struct Plan<'a> {
 
 impl Plan<'_> {
     fn selects(&self, name: &str) -> bool {
-        self.only.is_empty()
-            || self
-                .only
-                .iter()
-                .any(|prefix| name.starts_with(prefix.as_str()))
+        self.only.is_empty() || self.only.iter().any(|prefix| names(prefix, name))
     }
+
+    /// A prefix of `only` that selects none of `weights` (a misspelt one would tune
+    /// nothing and look like a term already tuned out).
+    pub fn prefix_selecting_nothing(&self, weights: &Weights) -> Option<&str> {
+        let mut weights = weights.clone();
+        let tunable = weights.tunable();
+        self.only
+            .iter()
+            .map(String::as_str)
+            .find(|prefix| !tunable.iter().any(|(name, _)| names(prefix, name)))
+    }
+}
+
+/// Whether `prefix` names the weight `name` for `--only`.
+fn names(prefix: &str, name: &str) -> bool {
+    name.starts_with(prefix)
 }
 
 /// Texel's local search from `start`: at most `plan.passes` passes over the selected
