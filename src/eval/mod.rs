@@ -373,53 +373,68 @@ fn pieces(board: &Board, w: &Weights, pawns: &PawnFiles, color: Color) -> i32 {
     score
 }
 
-/// A set of squares, one bit per square (a1 = bit 0, h8 = bit 63).
-type SquareSet = u64;
+/// What the activity walk needs to know of each square, as flags over the 0x88 board:
+/// one byte load per square visited, where a 64-bit set would first convert the 0x88
+/// index to a bit number.
+struct SquareMarks([u8; 128]);
 
-#[inline]
-fn bit(sq: Square) -> SquareSet {
-    1u64 << sq.index64()
-}
+impl SquareMarks {
+    /// Attacked by an enemy pawn: a piece there can be chased away, so it is no mobility.
+    const UNSAFE: u8 = 1;
+    /// In the enemy king's zone.
+    const KING_ZONE: u8 = 2;
 
-/// Squares attacked by `color`'s pawns.
-fn pawn_attacks(board: &Board, color: Color) -> SquareSet {
-    let mut set = 0;
-    for &sq in board.pieces_of(color, PieceType::Pawn) {
-        for side in [1, -1] {
-            if let Some(target) = sq.offset(color.forward() + side) {
-                set |= bit(target);
+    /// The marks for `color`'s pieces: squares its opponent's pawns attack, and the
+    /// opponent king's zone.
+    fn for_side(board: &Board, color: Color) -> SquareMarks {
+        let them = color.flip();
+        let mut marks = SquareMarks([0; 128]);
+        for &sq in board.pieces_of(them, PieceType::Pawn) {
+            for side in [1, -1] {
+                if let Some(target) = sq.offset(them.forward() + side) {
+                    marks.set(target, Self::UNSAFE);
+                }
+            }
+        }
+        marks.mark_king_zone(board.king_square(them), them);
+        marks
+    }
+
+    #[inline]
+    fn set(&mut self, sq: Square, flag: u8) {
+        self.0[sq.index()] |= flag;
+    }
+
+    #[inline]
+    fn has(&self, sq: Square, flag: u8) -> bool {
+        self.0[sq.index()] & flag != 0
+    }
+
+    /// The king's square, its neighbours, and the three squares two steps towards the
+    /// enemy.
+    fn mark_king_zone(&mut self, king: Square, color: Color) {
+        self.set(king, Self::KING_ZONE);
+        for d in crate::chess::dir::KING {
+            if let Some(sq) = king.offset(d) {
+                self.set(sq, Self::KING_ZONE);
+            }
+        }
+        if let Some(ahead) = king.offset(2 * color.forward()) {
+            self.set(ahead, Self::KING_ZONE);
+            for side in [1, -1] {
+                if let Some(sq) = ahead.offset(side) {
+                    self.set(sq, Self::KING_ZONE);
+                }
             }
         }
     }
-    set
-}
-
-/// The king's square, its neighbours, and the three squares two steps towards the enemy.
-fn king_zone(king: Square, color: Color) -> SquareSet {
-    let mut zone = bit(king);
-    for d in crate::chess::dir::KING {
-        if let Some(sq) = king.offset(d) {
-            zone |= bit(sq);
-        }
-    }
-    if let Some(ahead) = king.offset(2 * color.forward()) {
-        zone |= bit(ahead);
-        for side in [1, -1] {
-            if let Some(sq) = ahead.offset(side) {
-                zone |= bit(sq);
-            }
-        }
-    }
-    zone
 }
 
 /// Mobility of knights, bishops, rooks and queens, and their attack on the enemy king's
 /// zone (counted in one walk over each piece's moves).
 fn activity(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
     use crate::chess::dir;
-    let them = color.flip();
-    let unsafe_squares = pawn_attacks(board, them);
-    let zone = king_zone(board.king_square(them), them);
+    let marks = SquareMarks::for_side(board, color);
     let mut mobility = 0;
     let mut mobility_endgame = 0;
     let mut attackers = 0;
@@ -439,10 +454,10 @@ fn activity(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
                 while let Some(next) = sq.offset(d) {
                     sq = next;
                     let p = board.piece_at(sq);
-                    if !p.is_color(color) && unsafe_squares & bit(sq) == 0 {
+                    if !p.is_color(color) && !marks.has(sq, SquareMarks::UNSAFE) {
                         reach += 1;
                     }
-                    if zone & bit(sq) != 0 {
+                    if marks.has(sq, SquareMarks::KING_ZONE) {
                         zone_hits += 1;
                     }
                     if !slides || !p.is_empty() {
