@@ -279,7 +279,7 @@ impl Searcher<'_> {
         }
         let mut ordered =
             unscored.score_all(&self.board, hash_move, &[Move::NONE; 2], &self.history);
-        while let Some(m) = ordered.next_move() {
+        while let Some(m) = ordered.next_move(&self.board) {
             self.root_moves.push(RootMove {
                 mv: m,
                 score: -INFINITY,
@@ -669,7 +669,7 @@ impl Searcher<'_> {
         let mut searched = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
         let mut quiet_count = 0;
-        while let Some(m) = moves.next_move() {
+        while let Some(m) = moves.next_move(&self.board) {
             let quiet = !self.board.is_capture(m) && m.promoted().is_none();
             let late = !is_pv
                 && !in_check

@@ -148,7 +148,7 @@ impl UnscoredMoves {
         hash_move: PackedMove,
         killers: &[Move; 2],
         history: &History,
-    ) -> OrderedMoves<'_> {
+    ) -> FullWidthMoves<'_> {
         let side = board.side_to_move();
         self.scores.clear();
         for &m in self.moves.iter() {
@@ -157,11 +157,8 @@ impl UnscoredMoves {
             } else if m.promoted().is_some_and(|p| p != PieceType::Queen) {
                 UNDER_PROMOTION_SCORE + mvv_lva(board, m)
             } else if board.is_capture(m) || m.promoted().is_some() {
-                if capture_may_lose(board, m) && see(board, m) < 0 {
-                    LOSING_CAPTURE_SCORE + mvv_lva(board, m)
-                } else {
-                    GOOD_CAPTURE_SCORE + mvv_lva(board, m)
-                }
+                // Counted good until it comes up (`FullWidthMoves::next_move`).
+                GOOD_CAPTURE_SCORE + mvv_lva(board, m)
             } else if m == killers[0] {
                 KILLER_SCORE + 1
             } else if m == killers[1] {
@@ -170,7 +167,7 @@ impl UnscoredMoves {
                 history.get(side, m)
             });
         }
-        self.ordered()
+        FullWidthMoves(self.ordered())
     }
 
     /// Scores captures for quiescence by MVV/LVA, under-promotions last.
@@ -216,6 +213,13 @@ impl OrderedMoves<'_> {
     /// The best remaining move (the first of equals).
     #[inline]
     pub fn next_move(&mut self) -> Option<Move> {
+        let (best, _) = self.best_remaining()?;
+        Some(self.take(best))
+    }
+
+    /// The first remaining move of the best score, and where it is.
+    #[inline]
+    fn best_remaining(&self) -> Option<(usize, i32)> {
         let first = self.next;
         let mut best_score = *self.scores.get(first)?;
         let mut best = first;
@@ -225,10 +229,44 @@ impl OrderedMoves<'_> {
                 best_score = score;
             }
         }
-        self.moves.swap(first, best);
-        self.scores.swap(first, best);
+        Some((best, best_score))
+    }
+
+    /// Hands out the move at `index`, swapping it to the front of what remains.
+    #[inline]
+    fn take(&mut self, index: usize) -> Move {
+        let first = self.next;
+        self.moves.swap(first, index);
+        self.scores.swap(first, index);
         self.next += 1;
-        Some(self.moves[first])
+        self.moves[first]
+    }
+}
+
+/// The moves of a full-width node, best first, as scored by
+/// [`UnscoredMoves::score_all`].
+///
+/// A capture that may lose material (or a queen promotion onto a guarded square) is
+/// checked by exchange evaluation only when it comes up as the best remaining move, and
+/// moved behind the quiet moves if it loses: after a cutoff, most are never looked at.
+/// The order handed out is exactly that of checking every capture beforehand, as a
+/// check only ever lowers a score and the first of equals is taken either way.
+pub struct FullWidthMoves<'a>(OrderedMoves<'a>);
+
+impl FullWidthMoves<'_> {
+    /// The best remaining move of `board`'s position (the one that was scored).
+    #[inline]
+    pub fn next_move(&mut self, board: &Board) -> Option<Move> {
+        loop {
+            let (index, score) = self.0.best_remaining()?;
+            let m = self.0.moves[index];
+            let unchecked_capture = (GOOD_CAPTURE_SCORE..HASH_MOVE_SCORE).contains(&score);
+            if unchecked_capture && capture_may_lose(board, m) && see(board, m) < 0 {
+                self.0.scores[index] = score - GOOD_CAPTURE_SCORE + LOSING_CAPTURE_SCORE;
+                continue;
+            }
+            return Some(self.0.take(index));
+        }
     }
 }
 
@@ -239,4 +277,68 @@ pub fn capture_may_lose(board: &Board, m: Move) -> bool {
     let victim = board.captured_kind(m).map_or(0, piece_value);
     let attacker = board.piece_at(m.from()).kind().map_or(0, piece_value);
     attacker > victim
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions with captures that win, trade and lose material.
+    const CAPTURE_POSITIONS: &[(&str, &str)] = &[
+        (
+            "kiwipete",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ),
+        (
+            "queen can take a defended pawn",
+            "rnbqkbnr/ppp2ppp/8/3pp3/4P3/5Q2/PPPP1PPP/RNB1KBNR w KQkq - 0 3",
+        ),
+        (
+            "rook takes a knight a pawn defends",
+            "4k3/8/2p5/3n4/8/8/8/3RK3 w - - 0 1",
+        ),
+        (
+            "promotion onto a guarded square",
+            "r6k/4P3/8/8/8/8/8/4K3 w - - 0 1",
+        ),
+    ];
+
+    /// A capture or promotion whose exchange evaluation loses material.
+    fn loses_material(board: &Board, m: Move) -> bool {
+        (board.is_capture(m) || m.promoted().is_some()) && see(board, m) < 0
+    }
+
+    #[test]
+    fn captures_that_lose_come_after_the_quiet_moves_and_the_others_before() {
+        for (name, fen) in CAPTURE_POSITIONS {
+            let board = Board::from_fen(fen).unwrap();
+            let history = History::new();
+            let mut moves = UnscoredMoves::new();
+            board.generate_legal(moves.list_mut());
+            let generated = moves.list_mut().len();
+            let mut ordered = moves.score_all(&board, PackedMove::NONE, &[Move::NONE; 2], &history);
+            let order: Vec<Move> = std::iter::from_fn(|| ordered.next_move(&board)).collect();
+            assert_eq!(order.len(), generated, "{name}: every move once");
+            // 0: captures and queen promotions that do not lose, 1: quiet moves,
+            // 2: captures that lose, 3: under-promotions.
+            let group = |m: Move| {
+                if m.promoted().is_some_and(|p| p != PieceType::Queen) {
+                    3
+                } else if loses_material(&board, m) {
+                    2
+                } else if board.is_capture(m) || m.promoted().is_some() {
+                    0
+                } else {
+                    1
+                }
+            };
+            let groups: Vec<u8> = order.iter().map(|&m| group(m)).collect();
+            assert!(
+                groups.is_sorted(),
+                "{name}: {:?}",
+                order.iter().zip(&groups).collect::<Vec<_>>()
+            );
+            assert!(groups.contains(&2), "{name} has a losing capture");
+        }
+    }
 }
