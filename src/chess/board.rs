@@ -118,6 +118,22 @@ impl Board {
         self.key
     }
 
+    /// Zobrist key of the pawns alone (both colours, nothing else), for caches of what
+    /// only the pawns decide. Computed from the pawn lists when asked: cheaper than
+    /// keeping it up to date in every move made and unmade.
+    pub fn pawn_key(&self) -> u64 {
+        let keys = keys();
+        [Color::White, Color::Black]
+            .into_iter()
+            .flat_map(|color| {
+                let pawn = Piece::new(color, PieceType::Pawn);
+                self.pieces_of(color, PieceType::Pawn)
+                    .iter()
+                    .map(move |&sq| keys.piece(pawn, sq))
+            })
+            .fold(0, |key, k| key ^ k)
+    }
+
     /// Where `color`'s king stands (a valid board always has exactly one).
     #[inline]
     pub fn king_square(&self, color: Color) -> Square {

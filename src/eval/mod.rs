@@ -16,6 +16,9 @@
 //! defender has no pieces. Last, `endgame` adds the technique of mating a bare king (the
 //! bishop-and-knight corner included) and scales down material that does not win.
 //!
+//! The pawn-only terms and the pawns' files are computed once per pawn structure and kept
+//! in each search thread's [`PawnTable`] (`pawns.rs`).
+//!
 //! The weights of the terms are data (`weights.rs`), fitted to game results by Texel's
 //! method (`crate::tune`); the special knowledge (pawn race, KPK, mating technique,
 //! scaling) is not tuned.
@@ -23,11 +26,14 @@
 mod endgame;
 pub mod kpk;
 pub mod pawnrace;
+mod pawns;
 pub mod weights;
 
 use crate::chess::{Board, Color, PieceType, Square};
 use kpk::KpkBitbase;
 use pawnrace::PawnRaceTable;
+pub use pawns::PawnTable;
+use pawns::{PawnFiles, PawnShape};
 use std::sync::OnceLock;
 pub use weights::Weights;
 
@@ -129,75 +135,6 @@ fn relative_rank(sq: Square, color: Color) -> u8 {
     }
 }
 
-/// Per side, per file: number of pawns, and the most advanced (from that side) rank.
-struct PawnFiles {
-    count: [[u8; 8]; 2],
-    /// Highest rank (absolute) of a pawn on the file, or None.
-    highest: [[Option<u8>; 8]; 2],
-    lowest: [[Option<u8>; 8]; 2],
-}
-
-impl PawnFiles {
-    fn of(board: &Board) -> PawnFiles {
-        let mut pf = PawnFiles {
-            count: [[0; 8]; 2],
-            highest: [[None; 8]; 2],
-            lowest: [[None; 8]; 2],
-        };
-        for color in [Color::White, Color::Black] {
-            let c = color.index();
-            for &sq in board.pieces_of(color, PieceType::Pawn) {
-                let f = sq.file() as usize;
-                pf.count[c][f] += 1;
-                let r = sq.rank();
-                pf.highest[c][f] = Some(pf.highest[c][f].map_or(r, |h| h.max(r)));
-                pf.lowest[c][f] = Some(pf.lowest[c][f].map_or(r, |l| l.min(r)));
-            }
-        }
-        pf
-    }
-
-    #[allow(
-        clippy::cast_sign_loss,
-        reason = "the range test before it rules out negatives"
-    )]
-    fn has_pawn(&self, color: Color, file: i32) -> bool {
-        (0..8).contains(&file) && self.count[color.index()][file as usize] > 0
-    }
-
-    /// Whether no enemy pawn stands ahead of `sq` on its file or a neighbouring one.
-    fn is_passed(&self, sq: Square, color: Color) -> bool {
-        let enemy = color.flip().index();
-        let f = i32::from(sq.file());
-        (f - 1..=f + 1).filter(|x| (0..8).contains(x)).all(|x| {
-            #[allow(clippy::cast_sign_loss, reason = "filtered to 0..8")]
-            let x = x as usize;
-            match color {
-                Color::White => self.highest[enemy][x].is_none_or(|r| r <= sq.rank()),
-                Color::Black => self.lowest[enemy][x].is_none_or(|r| r >= sq.rank()),
-            }
-        })
-    }
-
-    /// Whether a pawn of `color` on a neighbouring file stands level with or behind `sq`
-    /// (so could one day defend it or the square in front).
-    fn has_supporter(&self, sq: Square, color: Color) -> bool {
-        let c = color.index();
-        let f = i32::from(sq.file());
-        [f - 1, f + 1]
-            .into_iter()
-            .filter(|x| (0..8).contains(x))
-            .any(|x| {
-                #[allow(clippy::cast_sign_loss, reason = "filtered to 0..8")]
-                let x = x as usize;
-                match color {
-                    Color::White => self.lowest[c][x].is_some_and(|r| r <= sq.rank()),
-                    Color::Black => self.highest[c][x].is_some_and(|r| r >= sq.rank()),
-                }
-            })
-    }
-}
-
 /// Evaluates `board` for the side to move.
 pub fn evaluate(board: &Board) -> i32 {
     evaluate_with(board, &weights::DEFAULT)
@@ -206,7 +143,18 @@ pub fn evaluate(board: &Board) -> i32 {
 /// Evaluates `board` for the side to move with the weights `w` (the tuner's entry).
 #[inline]
 pub fn evaluate_with(board: &Board, w: &Weights) -> i32 {
-    let white = evaluate_white(board, w);
+    for_side_to_move(board, evaluate_white(board, w, None))
+}
+
+/// Evaluates `board` for the side to move, taking the pawns' shape from `table` when it
+/// holds them (the search's entry): the same score as [`evaluate`].
+#[inline]
+pub fn evaluate_cached(board: &Board, table: &mut PawnTable) -> i32 {
+    for_side_to_move(board, evaluate_white(board, &weights::DEFAULT, Some(table)))
+}
+
+#[inline]
+fn for_side_to_move(board: &Board, white: i32) -> i32 {
     match board.side_to_move() {
         Color::White => white,
         Color::Black => -white,
@@ -220,29 +168,38 @@ pub fn is_dead_draw(board: &Board) -> bool {
     board.is_insufficient_material() || is_drawn_minor_ending(board) || kpk_score(board) == Some(0)
 }
 
-/// Evaluation from White's point of view.
-fn evaluate_white(board: &Board, w: &Weights) -> i32 {
+/// Evaluation from White's point of view. `table` must hold shapes for the weights `w`.
+fn evaluate_white(board: &Board, w: &Weights, table: Option<&mut PawnTable>) -> i32 {
     if board.is_insufficient_material() || is_drawn_minor_ending(board) {
         return 0;
     }
     if let Some(score) = kpk_score(board) {
         return score;
     }
-    let pawns = PawnFiles::of(board);
+    let computed;
+    let shape = match table {
+        Some(table) => table.shape(board),
+        None => {
+            computed = PawnShape::of(board, w);
+            &computed
+        }
+    };
+    let pawns = &shape.files;
     let phase = game_phase(board);
     let material = [Color::White, Color::Black].map(|c| material(board, w, c, phase));
     let material_lead = material[0] - material[1];
     let mut score = material_lead;
     for color in [Color::White, Color::Black] {
         let sign = if color == Color::White { 1 } else { -1 };
-        let side = pawn_structure(board, w, &pawns, color, phase)
-            + pieces(board, w, &pawns, color)
+        let side = shape.score[color.index()]
+            + pawns_among_pieces(board, w, pawns, color, phase)
+            + pieces(board, w, pawns, color)
             + activity(board, w, color, phase)
-            + king(board, w, &pawns, color, phase);
+            + king(board, w, pawns, color, phase);
         score += sign * side;
     }
     score += trade_and_fifty_move_terms(board, w, material_lead);
-    score += pawn_race(board, &pawns);
+    score += pawn_race(board, pawns);
     score += endgame::mop_up(board);
     endgame::scale(board, score, material_lead)
 }
@@ -291,26 +248,17 @@ fn game_phase(board: &Board) -> i32 {
     ((units(Color::White) + units(Color::Black)) as i32).min(FULL_PHASE)
 }
 
-fn pawn_structure(board: &Board, w: &Weights, pawns: &PawnFiles, color: Color, phase: i32) -> i32 {
-    let c = color.index();
+/// The pawn terms that also depend on the other pieces: a pawn blocked by its own
+/// piece, and passed pawns (whose bonus weighs the kings and the phase).
+fn pawns_among_pieces(
+    board: &Board,
+    w: &Weights,
+    pawns: &PawnFiles,
+    color: Color,
+    phase: i32,
+) -> i32 {
     let mut score = 0;
-    for f in 0..8 {
-        let n = i32::from(pawns.count[c][f]);
-        if n > 1 {
-            score -= w.doubled_pawn * (n - 1);
-        }
-    }
     for &sq in board.pieces_of(color, PieceType::Pawn) {
-        let rank = relative_rank(sq, color);
-        score += centrality(sq) * w.centre[0] / 4;
-        // Gradual promotion: one step of the bonus on the 6th, two on the 7th.
-        score += w.promotion_step * i32::from(rank.saturating_sub(4));
-        let f = i32::from(sq.file());
-        if !pawns.has_pawn(color, f - 1) && !pawns.has_pawn(color, f + 1) {
-            score -= w.isolated_pawn;
-        } else if !pawns.has_supporter(sq, color) {
-            score -= w.backward_pawn;
-        }
         if let Some(front) = sq.offset(color.forward())
             && board.piece_at(front).is_color(color)
             && board.piece_at(front).kind() != Some(PieceType::Pawn)

@@ -24,7 +24,7 @@ use super::see::see;
 use super::threads::{CompletedIteration, SharedSearch};
 use super::tt::{Bound, PackedMove, Probe, TranspositionTable};
 use crate::chess::{Board, Move, PieceType};
-use crate::eval::{self, PAWN_VALUE, piece_value};
+use crate::eval::{self, PAWN_VALUE, PawnTable, piece_value};
 use std::time::Duration;
 
 /// Score of a mate delivered at the root; a mate `n` plies away scores `MATE - n`.
@@ -203,6 +203,8 @@ pub(super) struct Searcher<'a> {
     history: History,
     /// Evaluations of positions this thread has seen.
     eval_cache: EvalCache,
+    /// Pawn shapes this thread has seen, for the evaluation.
+    pawn_table: PawnTable,
     /// Triangular principal-variation table.
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -248,6 +250,7 @@ impl<'a> Searcher<'a> {
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             history: History::new(),
             eval_cache: EvalCache::new(),
+            pawn_table: PawnTable::new(),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             root_moves: Vec::new(),
@@ -837,7 +840,10 @@ impl Searcher<'_> {
     /// The static evaluation, with the `random` offset when one is asked for.
     #[inline]
     fn evaluate(&mut self) -> i32 {
-        let score = self.eval_cache.evaluate(&self.board, eval::evaluate);
+        let pawn_table = &mut self.pawn_table;
+        let score = self.eval_cache.evaluate(&self.board, |board| {
+            eval::evaluate_cached(board, pawn_table)
+        });
         match self.options.noise_seed {
             None => score,
             Some(seed) => {
