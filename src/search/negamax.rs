@@ -9,8 +9,12 @@
 //! pawns: micro-Max's zugzwang guard) prune what is clearly good enough; internal
 //! iterative deepening finds a first move where the table has none, and optionally
 //! deepens a cut move found there (the self-deepening of H.G. Muller's micro-Max 4
-//! notes); late quiet moves are searched shallower and re-searched when they surprise;
-//! moves that cannot raise alpha near the leaves are skipped (futility). The leaves are a
+//! notes); a deep node's hash move that stands well above every alternative (a
+//! shallower search without it shows none comes near its table score) is searched one
+//! ply deeper, the singular extension of Anantharaman, Campbell and Hsu's Deep Thought,
+//! and a node where an alternative already beats beta is cut; late quiet moves are
+//! searched shallower and re-searched when they surprise; moves that cannot raise alpha
+//! near the leaves are skipped (futility). The leaves are a
 //! quiescence search over captures and promotions with stand-pat, skipping captures that
 //! lose material. Mate scores count plies from the root, so the engine mates fastest and
 //! is mated slowest.
@@ -22,7 +26,7 @@ use super::ordering::{History, UnscoredMoves, capture_may_lose};
 use super::request::SearchRequest;
 use super::see::see;
 use super::threads::{CompletedIteration, SharedSearch};
-use super::tt::{Bound, PackedMove, Probe, TranspositionTable};
+use super::tt::{Bound, Entry, PackedMove, Probe, TranspositionTable};
 use crate::chess::{Board, Move, PieceType};
 use crate::eval::{self, PAWN_VALUE, PawnTable, piece_value};
 use std::time::Duration;
@@ -71,6 +75,14 @@ const LATE_MOVE_COUNT: [usize; 4] = [0, 5, 8, 13];
 /// Delta pruning in quiescence: a capture that cannot bring the score within this of
 /// alpha is skipped.
 const DELTA_MARGIN: i32 = PAWN_VALUE * 2;
+/// Singular extension: at depth ≥ `SINGULAR_MIN_DEPTH`, a hash move whose table entry is
+/// a lower or exact bound searched at least `depth - SINGULAR_TABLE_SLACK` deep is tested:
+/// every other move is searched to half depth against the table score less
+/// `SINGULAR_MARGIN` per ply. If none reaches it, the hash move alone holds the node and
+/// is searched one ply deeper.
+const SINGULAR_MIN_DEPTH: i32 = 8;
+const SINGULAR_TABLE_SLACK: i32 = 3;
+const SINGULAR_MARGIN: i32 = 2;
 /// First half-width of the root window from depth `ASPIRATION_DEPTH` on.
 const ASPIRATION_WINDOW: i32 = PAWN_VALUE / 3;
 const ASPIRATION_DEPTH: i32 = 5;
@@ -172,6 +184,38 @@ pub struct SearchOptions {
 
 /// Largest `random` offset, in evaluation units (a few centipawns).
 const NOISE_RANGE: u64 = 9;
+
+/// What the move loop of a node is told about particular moves.
+#[derive(Copy, Clone, Debug, Default)]
+struct MoveHints {
+    /// Searched first: the table's move, or the one internal iterative deepening found.
+    hash_move: PackedMove,
+    /// Not searched at all: the singular test asks how the node fares without it. Such a
+    /// search leaves the table and the principal variation as they were.
+    excluded: PackedMove,
+    /// The first move is searched one ply deeper: it proved singular.
+    extend_first: bool,
+}
+
+impl MoveHints {
+    fn first(hash_move: PackedMove) -> MoveHints {
+        MoveHints {
+            hash_move,
+            ..MoveHints::default()
+        }
+    }
+}
+
+/// What the singular test decided for a node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Singular {
+    /// Search the node as usual.
+    No,
+    /// Search the hash move one ply deeper.
+    Extend,
+    /// Even without the hash move some move beats beta: the node fails high with this.
+    Cut(i32),
+}
 
 struct RootMove {
     mv: Move,
@@ -535,11 +579,14 @@ impl Searcher<'_> {
 
         let key = self.board.key();
         let mut hash_move = PackedMove::NONE;
+        // The entry that supplied the hash move, for the singular test.
+        let mut table_entry = None;
         match self.tt.probe(key) {
             // A game position holds no search result; a real return to one was caught above.
             Probe::GamePosition => {}
             Probe::Hit(entry) => {
                 hash_move = entry.best_move;
+                table_entry = Some(entry);
                 if !is_pv && entry.depth >= depth {
                     let score = score_from_table(entry.score, ply);
                     let usable = match entry.bound {
@@ -593,7 +640,7 @@ impl Searcher<'_> {
                 ply,
                 in_check,
                 static_eval,
-                PackedMove::NONE,
+                MoveHints::default(),
             );
             if self.stopped {
                 return DRAW;
@@ -621,9 +668,71 @@ impl Searcher<'_> {
             }
         }
 
-        let (score, _) =
-            self.search_moves(depth, alpha, beta, ply, in_check, static_eval, hash_move);
+        let mut hints = MoveHints::first(hash_move);
+        let singular = match table_entry {
+            Some(entry) => self.singular(entry, depth, beta, ply, in_check, static_eval),
+            None => Singular::No,
+        };
+        match singular {
+            Singular::No => {}
+            Singular::Extend => hints.extend_first = true,
+            Singular::Cut(score) => return score,
+        }
+        if self.stopped {
+            return DRAW;
+        }
+        let (score, _) = self.search_moves(depth, alpha, beta, ply, in_check, static_eval, hints);
         score
+    }
+
+    /// The singular test of a node at `depth` whose table `entry` supplied the hash move
+    /// (see `SINGULAR_MIN_DEPTH`; a move found by internal iterative deepening is not
+    /// tested): searches every move but the table's, shallower, with a null window below
+    /// the table's score.
+    fn singular(
+        &mut self,
+        entry: Entry,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+        static_eval: i32,
+    ) -> Singular {
+        if depth < SINGULAR_MIN_DEPTH {
+            return Singular::No;
+        }
+        let table_score = score_from_table(entry.score, ply);
+        if entry.best_move.is_none()
+            || entry.bound == Bound::Upper
+            || entry.depth < depth - SINGULAR_TABLE_SLACK
+            || table_score.abs() >= MATE_BOUND
+        {
+            return Singular::No;
+        }
+        let singular_beta = table_score - SINGULAR_MARGIN * depth;
+        let hints = MoveHints {
+            excluded: entry.best_move,
+            ..MoveHints::default()
+        };
+        let (score, _) = self.search_moves(
+            depth / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+            in_check,
+            static_eval,
+            hints,
+        );
+        if self.stopped {
+            Singular::No
+        } else if score < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            // Multi-cut: the hash move and another both reach beta.
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::No
+        }
     }
 
     /// Searches one move to `depth` with a null window at `beta` (self-deepening).
@@ -646,7 +755,7 @@ impl Searcher<'_> {
         ply: usize,
         in_check: bool,
         static_eval: i32,
-        hash_move: PackedMove,
+        hints: MoveHints,
     ) -> (i32, Move) {
         let original_alpha = alpha;
         let is_pv = beta - alpha > 1;
@@ -660,8 +769,12 @@ impl Searcher<'_> {
             };
             return (score, Move::NONE);
         }
-        let mut moves =
-            unscored.score_all(&self.board, hash_move, &self.killers[ply], &self.history);
+        let mut moves = unscored.score_all(
+            &self.board,
+            hints.hash_move,
+            &self.killers[ply],
+            &self.history,
+        );
         let futile = !is_pv
             && !in_check
             && table_entry(&FUTILITY_MARGIN, depth)
@@ -673,6 +786,9 @@ impl Searcher<'_> {
         let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
         let mut quiet_count = 0;
         while let Some(m) = moves.next_move(&self.board) {
+            if hints.excluded.matches(m) {
+                continue;
+            }
             let quiet = !self.board.is_capture(m) && m.promoted().is_none();
             let late = !is_pv
                 && !in_check
@@ -686,7 +802,8 @@ impl Searcher<'_> {
             self.path[ply + 1] = self.board.key();
             let mut score;
             if searched == 0 {
-                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+                let extension = i32::from(hints.extend_first);
+                score = -self.negamax(depth - 1 + extension, -beta, -alpha, ply + 1, true);
             } else {
                 let reduction = if depth >= LMR_MIN_DEPTH
                     && searched >= LMR_FIRST_MOVES
@@ -730,6 +847,11 @@ impl Searcher<'_> {
                 quiets_tried[quiet_count] = m;
                 quiet_count += 1;
             }
+        }
+        if !hints.excluded.is_none() {
+            // A search without the best move proves nothing about the node itself.
+            self.pv_len[ply] = ply;
+            return (best, best_move);
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -1042,4 +1164,114 @@ const fn plies(ply: usize) -> i32 {
 #[inline]
 fn table_entry<T>(table: &[T], depth: i32) -> Option<&T> {
     usize::try_from(depth).ok().and_then(|d| table.get(d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Named positions for the singular test.
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    /// The queens face each other on the d-file and White moves: only Qxd5 keeps the
+    /// queen (pawns on both sides keep mate out of reach of a short search).
+    const QUEEN_TRADE_ON_OFFER: &str = "4k3/ppp5/8/3q4/3Q4/8/PPP5/4K3 w - - 0 1";
+
+    /// Runs `test` on a one-thread searcher of `fen` whose table holds a full-width search
+    /// of the root to `depth` plies, with that search's table entry for the root.
+    fn with_searched_root<R>(
+        fen: &str,
+        depth: i32,
+        test: impl FnOnce(&mut Searcher, Entry) -> R,
+    ) -> R {
+        let board = Board::from_fen(fen).expect("a named position is legal");
+        let request = SearchRequest::new(board);
+        let tt = TranspositionTable::new(16);
+        let control = SearchControl::new();
+        let shared = SharedSearch::default();
+        let mut searcher = Searcher::new(&request, &tt, &control, &shared, 0);
+        searcher.path[0] = searcher.board.key();
+        let static_eval = searcher.evaluate();
+        let (_, best) = searcher.search_moves(
+            depth,
+            -INFINITY,
+            INFINITY,
+            0,
+            false,
+            static_eval,
+            MoveHints::default(),
+        );
+        assert!(!best.is_none());
+        let Probe::Hit(entry) = tt.probe(searcher.board.key()) else {
+            panic!("the root search stores its result");
+        };
+        assert!(entry.best_move.matches(best));
+        test(&mut searcher, entry)
+    }
+
+    #[test]
+    fn a_search_without_the_hash_move_finds_another_and_leaves_the_table_alone() {
+        for fen in [START, QUEEN_TRADE_ON_OFFER] {
+            with_searched_root(fen, 5, |searcher, entry| {
+                let static_eval = searcher.evaluate();
+                let hints = MoveHints {
+                    excluded: entry.best_move,
+                    ..MoveHints::default()
+                };
+                let (_, other) =
+                    searcher.search_moves(4, -INFINITY, INFINITY, 0, false, static_eval, hints);
+                assert!(searcher.board.is_legal(other), "{fen}: {other}");
+                assert!(!entry.best_move.matches(other), "{fen}: {other}");
+                assert_eq!(searcher.pv_len[0], 0, "{fen}: the line is left empty");
+                let after = searcher.tt.probe(searcher.board.key());
+                assert_eq!(after, Probe::Hit(entry), "{fen}");
+            });
+        }
+    }
+
+    #[test]
+    fn only_a_move_far_better_than_every_other_is_singular() {
+        // (position, beta of the node, whether the test extends, cuts or does nothing)
+        let cases = [
+            (QUEEN_TRADE_ON_OFFER, INFINITY, "extend"),
+            (START, INFINITY, "no"),
+            // Another move reaches the singular bound, and that bound is above beta.
+            (START, -INFINITY, "cut"),
+        ];
+        for (fen, beta, expected) in cases {
+            with_searched_root(fen, SINGULAR_MIN_DEPTH - 1, |searcher, entry| {
+                let static_eval = searcher.evaluate();
+                let verdict =
+                    searcher.singular(entry, SINGULAR_MIN_DEPTH, beta, 0, false, static_eval);
+                let table_score = score_from_table(entry.score, 0);
+                let wanted = match expected {
+                    "extend" => Singular::Extend,
+                    "cut" => Singular::Cut(table_score - SINGULAR_MARGIN * SINGULAR_MIN_DEPTH),
+                    _ => Singular::No,
+                };
+                assert_eq!(verdict, wanted, "{fen}");
+            });
+        }
+    }
+
+    #[test]
+    fn a_shallow_node_is_never_tested() {
+        with_searched_root(
+            QUEEN_TRADE_ON_OFFER,
+            SINGULAR_MIN_DEPTH - 1,
+            |searcher, entry| {
+                let static_eval = searcher.evaluate();
+                let nodes = searcher.nodes;
+                let verdict = searcher.singular(
+                    entry,
+                    SINGULAR_MIN_DEPTH - 1,
+                    INFINITY,
+                    0,
+                    false,
+                    static_eval,
+                );
+                assert_eq!(verdict, Singular::No);
+                assert_eq!(searcher.nodes, nodes, "no search was made");
+            },
+        );
+    }
 }
