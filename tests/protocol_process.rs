@@ -10,6 +10,8 @@ use common::game::Driver;
 use ferrimax::chess::Board;
 use std::io::Write;
 use std::process::{Command, Stdio};
+#[cfg(unix)]
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 // ------------------------------------------------------------- start-up
@@ -408,15 +410,22 @@ fn flood_input() -> Vec<u8> {
 }
 
 /// Reads everything from `stdout` in small pieces with pauses, so the engine's writes
-/// block halfway through its long lines most of the time.
+/// block halfway through its long lines most of the time. `started` hears when the first
+/// bytes have come.
 #[cfg(unix)]
-fn read_slowly(mut stdout: impl std::io::Read) -> Vec<u8> {
+fn read_slowly(mut stdout: impl std::io::Read, started: mpsc::Sender<()>) -> Vec<u8> {
     let mut all = Vec::new();
     let mut piece = [0u8; 4096];
     loop {
         match stdout.read(&mut piece) {
             Ok(0) | Err(_) => return all,
-            Ok(n) => all.extend_from_slice(&piece[..n]),
+            Ok(n) => {
+                if all.is_empty() {
+                    // The test may have given up waiting; then nobody listens.
+                    let _ = started.send(());
+                }
+                all.extend_from_slice(&piece[..n]);
+            }
         }
         std::thread::sleep(Duration::from_millis(1));
     }
@@ -436,13 +445,19 @@ fn sigterm_never_cuts_a_line_in_half() {
             .spawn()
             .expect("start ferrimax");
         let stdout = child.stdout.take().expect("piped stdout");
-        let reader = std::thread::spawn(move || read_slowly(stdout));
+        let (started, output_began) = mpsc::channel();
+        let reader = std::thread::spawn(move || read_slowly(stdout, started));
         let mut stdin = child.stdin.take().expect("piped stdin");
         // The engine may be gone before all of it is written: a broken pipe is expected.
         let writer = std::thread::spawn(move || {
             let _ = stdin.write_all(&flood_input());
             stdin
         });
+        // The signal comes while the engine is writing: on a loaded machine its first
+        // line can take longer than the pause alone.
+        output_began
+            .recv_timeout(PROMPT)
+            .unwrap_or_else(|_| panic!("round {round}: no output before the signal"));
         std::thread::sleep(Duration::from_millis(100 + 20 * round));
         let pid = child.id().to_string();
         let killed = Command::new("kill").args(["-s", "TERM", &pid]).status();
