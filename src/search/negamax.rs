@@ -66,7 +66,7 @@ const FUTILITY_MARGIN: [i32; 3] = [0, PAWN_VALUE * 2, PAWN_VALUE * 4];
 const IID_MIN_DEPTH: i32 = 4;
 const IID_REDUCTION: i32 = 2;
 /// Late-move reductions: from this depth, quiet moves after the first few are reduced,
-/// by about ln(depth)·ln(move number)/2.25 plies.
+/// by about ln(depth)·ln(move number)/2.25 plies, at the root as everywhere else.
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_FIRST_MOVES: usize = 3;
 /// Late-move pruning: at depth ≤ 3 outside the PV, quiet moves after this many are
@@ -489,11 +489,13 @@ impl Searcher<'_> {
         self.pv_len[0] = 0;
         let mut best = -INFINITY;
         let total = self.root_moves.len();
+        let in_check = self.board.in_check();
         for i in 0..total {
             let m = self.root_moves[i].mv;
             if self.is_main() {
                 self.control.publish_root_move(i, total, m);
             }
+            let quiet = !self.board.is_capture(m) && m.promoted().is_none();
             let undo = self.board.make_move(m);
             self.path[1] = self.board.key();
             let child_depth = depth - 1;
@@ -501,7 +503,16 @@ impl Searcher<'_> {
             if i == 0 {
                 score = -self.negamax(child_depth, -beta, -alpha, 1, true);
             } else {
-                score = -self.negamax(child_depth, -alpha - 1, -alpha, 1, true);
+                // Late quiet root moves are tried shallower first, as inside the tree.
+                let reduction = if may_reduce(depth, i, quiet, in_check, self.board.in_check()) {
+                    late_move_reduction(depth, i, true)
+                } else {
+                    0
+                };
+                score = -self.negamax(child_depth - reduction, -alpha - 1, -alpha, 1, true);
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = -self.negamax(child_depth, -alpha - 1, -alpha, 1, true);
+                }
                 if score > alpha && score < beta && !self.stopped {
                     score = -self.negamax(child_depth, -beta, -alpha, 1, true);
                 }
@@ -805,11 +816,7 @@ impl Searcher<'_> {
                 let extension = i32::from(hints.extend_first);
                 score = -self.negamax(depth - 1 + extension, -beta, -alpha, ply + 1, true);
             } else {
-                let reduction = if depth >= LMR_MIN_DEPTH
-                    && searched >= LMR_FIRST_MOVES
-                    && quiet
-                    && !in_check
-                    && !gives_check
+                let reduction = if may_reduce(depth, searched, quiet, in_check, gives_check)
                     && !self.killers[ply].contains(&m)
                 {
                     late_move_reduction(depth, searched, is_pv)
@@ -1101,6 +1108,13 @@ fn iteration_time_scale(
     let by_stability = STABILITY_SCALE[stable_iterations.min(STABILITY_SCALE.len() - 1)];
     let dropped = score < previous_score - SCORE_DROP;
     by_stability * if dropped { SCORE_DROP_SCALE } else { 1.0 }
+}
+
+/// Whether the `searched`-th move at `depth` may be searched shallower first: a quiet
+/// move after the first few, neither an escape from check nor a check itself (those are
+/// where tactics hide).
+fn may_reduce(depth: i32, searched: usize, quiet: bool, in_check: bool, gives_check: bool) -> bool {
+    depth >= LMR_MIN_DEPTH && searched >= LMR_FIRST_MOVES && quiet && !in_check && !gives_check
 }
 
 /// Plies by which the `searched`-th quiet move at `depth` is reduced: about
