@@ -231,6 +231,13 @@ impl Board {
         m.kind() == MoveKind::EnPassant || !self.piece_at(m.to()).is_empty()
     }
 
+    /// Whether the move neither captures nor promotes: the moves that history orders and
+    /// that the search reduces and prunes.
+    #[inline]
+    pub fn is_quiet(&self, m: Move) -> bool {
+        !self.is_capture(m) && m.promoted().is_none()
+    }
+
     /// Piece a move captures, with its type (en passant captures a pawn).
     #[inline]
     pub fn captured_kind(&self, m: Move) -> Option<PieceType> {

@@ -495,7 +495,7 @@ impl Searcher<'_> {
             if self.is_main() {
                 self.control.publish_root_move(i, total, m);
             }
-            let quiet = !self.board.is_capture(m) && m.promoted().is_none();
+            let quiet = self.board.is_quiet(m);
             let undo = self.board.make_move(m);
             self.path[1] = self.board.key();
             let child_depth = depth - 1;
@@ -800,7 +800,7 @@ impl Searcher<'_> {
             if hints.excluded.matches(m) {
                 continue;
             }
-            let quiet = !self.board.is_capture(m) && m.promoted().is_none();
+            let quiet = self.board.is_quiet(m);
             let late = !is_pv
                 && !in_check
                 && table_entry(&LATE_MOVE_COUNT, depth).is_some_and(|&count| searched >= count);
