@@ -156,7 +156,7 @@ impl UnscoredMoves {
                 HASH_MOVE_SCORE
             } else if m.promoted().is_some_and(|p| p != PieceType::Queen) {
                 UNDER_PROMOTION_SCORE + mvv_lva(board, m)
-            } else if board.is_capture(m) || m.promoted().is_some() {
+            } else if !board.is_quiet(m) {
                 // Counted good until it comes up (`FullWidthMoves::next_move`).
                 GOOD_CAPTURE_SCORE + mvv_lva(board, m)
             } else if m == killers[0] {
@@ -305,7 +305,7 @@ mod tests {
 
     /// A capture or promotion whose exchange evaluation loses material.
     fn loses_material(board: &Board, m: Move) -> bool {
-        (board.is_capture(m) || m.promoted().is_some()) && see(board, m) < 0
+        !board.is_quiet(m) && see(board, m) < 0
     }
 
     #[test]
@@ -326,7 +326,7 @@ mod tests {
                     3
                 } else if loses_material(&board, m) {
                     2
-                } else if board.is_capture(m) || m.promoted().is_some() {
+                } else if !board.is_quiet(m) {
                     0
                 } else {
                     1
