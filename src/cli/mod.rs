@@ -29,9 +29,10 @@ usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
        ferrimax selfplay GAMES [--nodes N] [--threads N] [--seed N]
                                     play games against itself (PGN on stdout)
        ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N]
-                     [--only PREFIX,...]
+                     [--only PREFIX,...] [--gradient]
                                     fit the evaluation weights to the games' results
-                                    (Texel's method); prints the weights found
+                                    (Texel's method; --gradient: all at once by
+                                    gradient descent); prints the weights found
        ferrimax --help | --version
 
 Logs: RUST_LOG=debug ferrimax (to stderr). See README.md for GUIs, servers and options.";

@@ -11,16 +11,18 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 const TUNE_USAGE: &str = "usage: ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] \
-     [--seed N] [--only PREFIX,...]";
+     [--seed N] [--only PREFIX,...] [--gradient]";
 /// Positions taken per game unless told.
 const DEFAULT_PER_GAME: usize = 8;
 /// Passes over the weights unless told.
 const DEFAULT_PASSES: usize = 30;
 
 /// `ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N] [--only
-/// PREFIX,...]` (only the weights whose names start with one of the prefixes): progress
-/// (positions, k, the errors after each pass, the weights that changed) on stderr, the
-/// tuned `Weights` on stdout. Exit status 2 for a bad command line, file or no games.
+/// PREFIX,...] [--gradient]` (only the weights whose names start with one of the
+/// prefixes; `--gradient` moves them all at once by gradient descent, a pass being a
+/// round of it, instead of one at a time): progress (positions, k, the errors after each
+/// pass, the weights that changed) on stderr, the tuned `Weights` on stdout. Exit status
+/// 2 for a bad command line, file or no games.
 pub fn run_tune(args: &[String]) -> i32 {
     let usage = |why: &str| {
         eprintln!("{TUNE_USAGE}  ({why})");
@@ -34,6 +36,7 @@ pub fn run_tune(args: &[String]) -> i32 {
     let mut passes = DEFAULT_PASSES;
     let mut threads = 1;
     let mut only = Vec::new();
+    let mut gradient = false;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         if !arg.starts_with("--") {
@@ -45,6 +48,10 @@ pub fn run_tune(args: &[String]) -> i32 {
                 return usage("--only needs weight names");
             };
             only.extend(list.split(',').map(str::to_string));
+            continue;
+        }
+        if arg == "--gradient" {
+            gradient = true;
             continue;
         }
         let Some(value) = rest.next().and_then(|v| v.parse::<u64>().ok()) else {
@@ -90,12 +97,17 @@ pub fn run_tune(args: &[String]) -> i32 {
     );
     let k = tune::fit_k(&fit, &DEFAULT, threads);
     eprintln!("k {k:.4}");
-    let tuned = tune::tune(&fit, &held_out, &DEFAULT, k, &plan, &mut |p| {
+    let mut report = |p: tune::Progress| {
         eprintln!(
             "pass {:2}: fit error {:.6}, held-out error {:.6}, {} changes",
             p.pass, p.fit_error, p.held_out_error, p.changes
         );
-    });
+    };
+    let tuned = if gradient {
+        tune::gradient::tune(&fit, &held_out, &DEFAULT, k, &plan, &mut report)
+    } else {
+        tune::tune(&fit, &held_out, &DEFAULT, k, &plan, &mut report)
+    };
     let mut before = DEFAULT.clone();
     let mut after = tuned.clone();
     for ((name, old), (_, new)) in before.tunable().into_iter().zip(after.tunable()) {

@@ -14,9 +14,11 @@
 //!
 //! The error is the mean of (result − 1/(1 + 10^(−k·eval/400)))², `eval` from White's
 //! side in the evaluation's units, and `k` is fitted to the starting weights first. The
-//! search itself is Texel's local one: each weight in turn moves a step up or down while
-//! that lowers the error.
+//! search is either Texel's local one here (each weight in turn moves a step up or down
+//! while that lowers the error) or, for many weights at once, the gradient descent of
+//! `gradient.rs`.
 
+pub mod gradient;
 pub mod pgn;
 pub mod selfplay;
 
@@ -233,6 +235,17 @@ impl Plan<'_> {
         self.only.is_empty() || self.only.iter().any(|prefix| names(prefix, name))
     }
 
+    /// The index in [`Weights::tunable`] and the value of each weight selected in `w`.
+    fn selected(&self, w: &Weights) -> Vec<(usize, i32)> {
+        w.clone()
+            .tunable()
+            .into_iter()
+            .enumerate()
+            .filter(|(_, (name, _))| self.selects(name))
+            .map(|(i, (_, v))| (i, *v))
+            .collect()
+    }
+
     /// A prefix of `only` that selects none of `weights` (a misspelt one would tune
     /// nothing and look like a term already tuned out).
     pub fn prefix_selecting_nothing(&self, weights: &Weights) -> Option<&str> {
@@ -273,13 +286,10 @@ pub fn tune(
         changes: 0,
     });
     // Each selected weight's index and step.
-    let steps: Vec<(usize, i32)> = start
-        .clone()
-        .tunable()
+    let steps: Vec<(usize, i32)> = plan
+        .selected(start)
         .into_iter()
-        .enumerate()
-        .filter(|(_, (name, _))| plan.selects(name))
-        .map(|(i, (_, v))| (i, step_of(*v)))
+        .map(|(i, v)| (i, step_of(v)))
         .collect();
     let mut since_best = 0;
     for pass in 1..=plan.passes {
