@@ -29,7 +29,7 @@ usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
        ferrimax selfplay GAMES [--nodes N] [--threads N] [--seed N]
                                     play games against itself (PGN on stdout)
        ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N]
-                     [--only PREFIX,...] [--gradient]
+                     [--only PREFIX,...] [--gradient [--penalty N]]
                                     fit the evaluation weights to the games' results
                                     (Texel's method; --gradient: all at once by
                                     gradient descent); prints the weights found

@@ -180,15 +180,20 @@ fn count(n: usize) -> f64 {
 }
 
 /// Adam on the linear models from zero movement: the movement with the lowest held-out
-/// error, checked every `CHECK_EVERY` steps.
-fn descend(fit: &Linear, held_out: &Linear, k: f64) -> Vec<f64> {
+/// error, checked every `CHECK_EVERY` steps. The fitted error has the penalty
+/// `penalty · Σ (moved + delta)²` added, `moved` being how far each weight already is
+/// from where the tuning started.
+fn descend(fit: &Linear, held_out: &Linear, k: f64, penalty: f64, moved: &[f64]) -> Vec<f64> {
     let size = fit.slopes.len();
     let mut delta = vec![0.0; size];
     let (mut first_moment, mut second_moment) = (vec![0.0; size], vec![0.0; size]);
     let mut best = (held_out.error(&delta, k), delta.clone());
     let mut since_best = 0;
     for step in 1..=MAX_STEPS {
-        let gradient = fit.gradient(&delta, k);
+        let mut gradient = fit.gradient(&delta, k);
+        for ((g, &d), &m) in gradient.iter_mut().zip(&delta).zip(moved) {
+            *g += 2.0 * penalty * (m + d);
+        }
         let t = i32::try_from(step).unwrap_or(i32::MAX);
         let (fix1, fix2) = (1.0 - BETA1.powi(t), 1.0 - BETA2.powi(t));
         for j in 0..size {
@@ -213,18 +218,34 @@ fn descend(fit: &Linear, held_out: &Linear, k: f64) -> Vec<f64> {
     best.1
 }
 
+/// The error a weight adds by moving `PENALTY_SPAN` units from its start, per unit of
+/// [`Plan::penalty`] (a millionth: a held-out gain worth having is ten thousand times
+/// that).
+pub const PENALTY_UNIT: f64 = 1e-6;
+/// See [`PENALTY_UNIT`].
+pub const PENALTY_SPAN: f64 = 100.0;
+
 /// Tunes the weights `plan` selects from `start` by rounds of linearising and descending:
 /// at most `plan.passes` rounds, ending at the first whose rounded weights the real
 /// evaluation scores no better on the held-out positions. Returns the best weights seen
 /// (the start, if no round improved on it).
+///
+/// `penalty` (in [`PENALTY_UNIT`]s for a move of [`PENALTY_SPAN`] units) adds the
+/// square of each weight's movement to the fitted error: a weight that few positions
+/// see (a rare square of a table) then stays near its start unless they agree on a
+/// move, where otherwise it would follow their noise: Adam moves every weight at the
+/// same pace, however rarely it counts.
 pub fn tune(
     fit: &[Sample],
     held_out: &[Sample],
     start: &Weights,
     k: f64,
     plan: &Plan,
+    penalty: f64,
     report: &mut dyn FnMut(Progress),
 ) -> Weights {
+    let per_unit_squared = penalty * PENALTY_UNIT / (PENALTY_SPAN * PENALTY_SPAN);
+    let start_values: Vec<i32> = plan.selected(start).into_iter().map(|(_, v)| v).collect();
     let threads = plan.threads;
     let selected: Vec<usize> = plan.selected(start).into_iter().map(|(i, _)| i).collect();
     let mut best = (super::error(held_out, start, k, threads), start.clone());
@@ -238,7 +259,13 @@ pub fn tune(
         let around = &best.1;
         let fit_model = Linear::around(fit, around, &selected, threads);
         let held_model = Linear::around(held_out, around, &selected, threads);
-        let delta = descend(&fit_model, &held_model, k);
+        let moved: Vec<f64> = plan
+            .selected(around)
+            .iter()
+            .zip(&start_values)
+            .map(|(&(_, now), &was)| f64::from(now - was))
+            .collect();
+        let delta = descend(&fit_model, &held_model, k, per_unit_squared, &moved);
         let mut next = around.clone();
         let mut changes = 0;
         {
@@ -368,24 +395,67 @@ mod tests {
         }
     }
 
-    #[test]
-    fn descent_recovers_weights_that_made_the_results() {
-        // Results drawn from the logistic of an evaluation whose weights differ from
-        // the start: the tuner should find those weights again.
+    /// Results made from weights moved away from `DEFAULT` by `planted`: the positions,
+    /// the names, and the weights that made them.
+    fn planted_results(planted: &[(&str, i32)], k: f64) -> (Vec<Sample>, Vec<Sample>, Weights) {
         let (mut fit, mut held_out) = samples();
-        let k = 1.3;
         let mut truth = DEFAULT.clone();
-        let planted = [
-            ("bishop_pair", 25),
-            ("rook_open_file", -20),
-            ("material[1]", 30),
-        ];
-        for (name, by) in planted {
+        for &(name, by) in planted {
             truth = shifted(&truth, index_of(name), by);
         }
         for s in fit.iter_mut().chain(held_out.iter_mut()) {
             s.result = win_chance(white_eval(&s.board, &truth), k);
         }
+        (fit, held_out, truth)
+    }
+
+    #[test]
+    fn a_penalty_holds_the_weights_near_their_start() {
+        let k = 1.3;
+        let planted = [("bishop_pair", 25), ("rook_open_file", -20)];
+        let (fit, held_out, _) = planted_results(&planted, k);
+        let only: Vec<String> = planted.iter().map(|(n, _)| (*n).to_string()).collect();
+        let plan = Plan {
+            passes: 10,
+            threads: 2,
+            only: &only,
+        };
+        let moved = |penalty: f64| {
+            let tuned = tune(&fit, &held_out, &DEFAULT, k, &plan, penalty, &mut |_| {});
+            planted
+                .iter()
+                .map(|&(name, _)| {
+                    let index = index_of(name);
+                    let value = |w: &Weights| *w.clone().tunable()[index].1;
+                    value(&tuned) - value(&DEFAULT)
+                })
+                .collect::<Vec<i32>>()
+        };
+        assert_eq!(
+            moved(0.0),
+            vec![25, -20],
+            "free, they reach the planted values"
+        );
+        // A move of 10 costing 0.01 of error, ten times all the error at the start.
+        for (by, (name, planted)) in moved(1e6).into_iter().zip(planted) {
+            assert!(
+                by.abs() * 2 < planted.abs(),
+                "{name} moved {by} of {planted}"
+            );
+        }
+    }
+
+    #[test]
+    fn descent_recovers_weights_that_made_the_results() {
+        // Results drawn from the logistic of an evaluation whose weights differ from
+        // the start: the tuner should find those weights again.
+        let k = 1.3;
+        let planted = [
+            ("bishop_pair", 25),
+            ("rook_open_file", -20),
+            ("material[1]", 30),
+        ];
+        let (fit, held_out, truth) = planted_results(&planted, k);
         let only: Vec<String> = planted.iter().map(|(n, _)| (*n).to_string()).collect();
         let plan = Plan {
             passes: 10,
@@ -393,7 +463,9 @@ mod tests {
             only: &only,
         };
         let mut seen = Vec::new();
-        let mut tuned = tune(&fit, &held_out, &DEFAULT, k, &plan, &mut |p| seen.push(p));
+        let mut tuned = tune(&fit, &held_out, &DEFAULT, k, &plan, 0.0, &mut |p| {
+            seen.push(p)
+        });
         assert!(seen.len() >= 2 && seen[1].held_out_error < seen[0].held_out_error);
         let mut truth_values = truth.clone();
         let truth_values: Vec<(String, i32)> = truth_values
