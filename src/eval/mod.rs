@@ -19,6 +19,10 @@
 //! The pawn-only terms and the pawns' files are computed once per pawn structure and kept
 //! in each search thread's [`PawnTable`] (`pawns.rs`).
 //!
+//! Two terms are fitted from games rather than taken from micro-Max: placement tables (a
+//! value per piece type and square, middlegame and endgame, read from the piece's own
+//! side with the files folded onto one wing) and the threat of an enemy pawn to a piece.
+//!
 //! The weights of the terms are data (`weights.rs`), fitted to game results by Texel's
 //! method (`crate::tune`); the special knowledge (pawn race, KPK, mating technique,
 //! scaling) is not tuned.
@@ -195,7 +199,8 @@ fn evaluate_white(board: &Board, w: &Weights, table: Option<&mut PawnTable>) -> 
             + pawns_among_pieces(board, w, pawns, color, phase)
             + pieces(board, w, pawns, color)
             + activity(board, w, color, phase)
-            + king(board, w, pawns, color, phase);
+            + king(board, w, pawns, color, phase)
+            + placement(board, w, color, phase);
         score += sign * side;
     }
     score += trade_and_fifty_move_terms(board, w, material_lead);
@@ -378,8 +383,8 @@ impl SquareMarks {
     }
 }
 
-/// Mobility of knights, bishops, rooks and queens, and their attack on the enemy king's
-/// zone (counted in one walk over each piece's moves).
+/// Mobility of knights, bishops, rooks and queens, their attack on the enemy king's zone
+/// (counted in one walk over each piece's moves), and the threat of enemy pawns to them.
 fn activity(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
     use crate::chess::dir;
     let marks = SquareMarks::for_side(board, color);
@@ -387,6 +392,7 @@ fn activity(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
     let mut mobility_endgame = 0;
     let mut attackers = 0;
     let mut attack = 0;
+    let mut threatened = 0;
     let kinds: [(PieceType, &[i8], bool); 4] = [
         (PieceType::Knight, &dir::KNIGHT, false),
         (PieceType::Bishop, &dir::DIAGONAL, true),
@@ -415,6 +421,9 @@ fn activity(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
             }
             mobility += w.mobility[i] * (reach - MOBILITY_BASELINE[i]);
             mobility_endgame += w.mobility_endgame[i] * (reach - MOBILITY_BASELINE[i]);
+            if marks.has(from, SquareMarks::UNSAFE) {
+                threatened += w.pawn_threat[i];
+            }
             if zone_hits > 0 {
                 attackers += 1;
                 attack += w.king_attack[i] * zone_hits;
@@ -427,7 +436,24 @@ fn activity(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
     } else {
         0
     };
-    blend(mobility, mobility_endgame, phase) + king_attack
+    blend(mobility, mobility_endgame, phase) + king_attack - threatened
+}
+
+/// The placement tables' score of `color`'s pieces, blended by phase.
+fn placement(board: &Board, w: &Weights, color: Color, phase: i32) -> i32 {
+    let mut middlegame = 0;
+    let mut endgame = 0;
+    for (kind, (row, row_endgame)) in PieceType::ALL
+        .into_iter()
+        .zip(w.placement.iter().zip(&w.placement_endgame))
+    {
+        for &sq in board.pieces_of(color, kind) {
+            let i = weights::half_board_index(sq.file(), relative_rank(sq, color));
+            middlegame += row[i];
+            endgame += row_endgame[i];
+        }
+    }
+    blend(middlegame, endgame, phase)
 }
 
 /// King placement, blended between the middlegame (stay home, castled, behind pawns)
@@ -643,6 +669,63 @@ mod tests {
     }
 
     #[test]
+    fn placement_reads_each_piece_from_its_own_side_with_the_files_folded() {
+        let mut w = weights::DEFAULT.clone();
+        w.placement = [[0; weights::HALF_BOARD]; 6];
+        w.placement_endgame = [[0; weights::HALF_BOARD]; 6];
+        let knight = PieceType::Knight as usize - 1;
+        let third_rank_c_or_f = weights::half_board_index(2, 2);
+        w.placement[knight][third_rank_c_or_f] = 10;
+        w.placement_endgame[knight][third_rank_c_or_f] = 30;
+        // White's knight on f3 and Black's on c6 both stand on their own third rank.
+        let board = Board::from_fen("4k3/8/2n5/8/8/5N2/8/4K3 w - - 0 1").unwrap();
+        let cases = [
+            ("White, middlegame", Color::White, FULL_PHASE, 10),
+            ("Black, middlegame", Color::Black, FULL_PHASE, 10),
+            ("White, endgame", Color::White, 0, 30),
+            ("Black, half way", Color::Black, FULL_PHASE / 2, 20),
+        ];
+        for (name, color, phase, expected) in cases {
+            assert_eq!(placement(&board, &w, color, phase), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_piece_attacked_by_a_pawn_costs_its_threat_weight() {
+        let mut threat = weights::DEFAULT.clone();
+        let mut none = weights::DEFAULT.clone();
+        threat.pawn_threat = [50, 0, 0, 0];
+        none.pawn_threat = [0; 4];
+        let cases = [
+            (
+                "White knight on d5, Black pawn on e6",
+                "r3k3/pp6/4p3/3N4/8/8/PP6/R3K3 w - - 0 1",
+                50,
+            ),
+            (
+                "the same knight, the pawn on e7",
+                "r3k3/pp2p3/8/3N4/8/8/PP6/R3K3 w - - 0 1",
+                0,
+            ),
+            (
+                "Black to move: still White's loss",
+                "r3k3/pp6/4p3/3N4/8/8/PP6/R3K3 b - - 0 1",
+                -50,
+            ),
+            (
+                "Black knight on e4, White pawn on d3",
+                "r3k3/pp6/8/8/4n3/3P4/PP6/R3K3 w - - 0 1",
+                -50,
+            ),
+        ];
+        for (name, fen, cost) in cases {
+            let board = Board::from_fen(fen).unwrap();
+            let drop = evaluate_with(&board, &none) - evaluate_with(&board, &threat);
+            assert_eq!(drop, cost, "{name}");
+        }
+    }
+
+    #[test]
     fn bishop_outweighs_knight_and_extra_material_counts() {
         assert!(
             eval_fen("4k3/8/8/8/8/8/4PPPP/2B1K3 w - - 0 1")
@@ -659,12 +742,23 @@ mod tests {
             ranks[0] = "4k2r";
             ranks[7] = "4K3";
             ranks[8 - rank] = "P7";
-            eval_fen(&(ranks.join("/") + " w - - 0 1"))
+            Board::from_fen(&(ranks.join("/") + " w - - 0 1")).unwrap()
         };
-        let (fifth, sixth, seventh) = (pawn_on(5), pawn_on(6), pawn_on(7));
+        let mut without = weights::DEFAULT.clone();
+        without.promotion_step = 0;
         let step = weights::DEFAULT.promotion_step;
-        assert!(sixth - fifth >= step, "{fifth} {sixth}");
-        assert!(seventh - sixth >= step, "{sixth} {seventh}");
+        // The term itself: nothing on the 5th, a step on the 6th, two on the 7th.
+        for (rank, steps) in [(5, 0), (6, 1), (7, 2)] {
+            let board = pawn_on(rank);
+            let bonus = evaluate(&board) - evaluate_with(&board, &without);
+            assert_eq!(bonus, steps * step, "pawn on rank {rank}");
+        }
+        // And with every other term, the pawn is worth more the nearer it is.
+        let [fifth, sixth, seventh] = [5, 6, 7].map(|rank| evaluate(&pawn_on(rank)));
+        assert!(
+            fifth < sixth && sixth < seventh,
+            "{fifth} {sixth} {seventh}"
+        );
     }
 
     #[test]

@@ -12,15 +12,15 @@ pub const ENDLESS: &str = "st 1000";
 // move is sensible, then update it here.
 
 /// White's first move.
-pub const WHITE_OPENS: &str = "move b1c3";
+pub const WHITE_OPENS: &str = "move e2e4";
 /// Black's answer to 1.e4.
-pub const REPLY_TO_E4: &str = "move b8c6";
+pub const REPLY_TO_E4: &str = "move d7d5";
 /// Black's answer to 1.d4.
-pub const REPLY_TO_D4: &str = "move g8f6";
+pub const REPLY_TO_D4: &str = "move d7d5";
 /// Black's move after 1.e4 e5 2.Nf3.
-pub const REPLY_TO_NF3: &str = "move b8c6";
+pub const REPLY_TO_NF3: &str = "move d7d5";
 /// White's answer to 1...e5 when `black` has given Black the first move.
-pub const WHITE_ANSWERS_E5: &str = "move b1c3";
+pub const WHITE_ANSWERS_E5: &str = "move d2d4";
 
 // Positions.
 
