@@ -59,7 +59,12 @@ impl Linear {
                     scope.spawn(move || measure(part, c * chunk, w, probes))
                 })
                 .collect();
-            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+            // A panic in one chunk is passed on: a model missing a chunk would number
+            // its positions wrongly.
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
         });
         let mut model = Linear {
             base: Vec::with_capacity(samples.len()),
@@ -219,8 +224,8 @@ fn descend(fit: &Linear, held_out: &Linear, k: f64, penalty: f64, moved: &[f64])
 }
 
 /// The error a weight adds by moving `PENALTY_SPAN` units from its start, per unit of
-/// [`Plan::penalty`] (a millionth: a held-out gain worth having is ten thousand times
-/// that).
+/// the `penalty` of [`tune`] (a millionth: a held-out gain worth having is a hundred
+/// times that).
 pub const PENALTY_UNIT: f64 = 1e-6;
 /// See [`PENALTY_UNIT`].
 pub const PENALTY_SPAN: f64 = 100.0;
@@ -245,9 +250,8 @@ pub fn tune(
     report: &mut dyn FnMut(Progress),
 ) -> Weights {
     let per_unit_squared = penalty * PENALTY_UNIT / (PENALTY_SPAN * PENALTY_SPAN);
-    let start_values: Vec<i32> = plan.selected(start).into_iter().map(|(_, v)| v).collect();
+    let (selected, start_values): (Vec<usize>, Vec<i32>) = plan.selected(start).into_iter().unzip();
     let threads = plan.threads;
-    let selected: Vec<usize> = plan.selected(start).into_iter().map(|(i, _)| i).collect();
     let mut best = (super::error(held_out, start, k, threads), start.clone());
     report(Progress {
         pass: 0,
