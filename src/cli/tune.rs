@@ -26,9 +26,10 @@ const DEFAULT_PASSES: usize = 30;
 /// `ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N] [--only
 /// PREFIX,...] [--gradient [--penalty N]]` (only the weights whose names start with one
 /// of the prefixes; `--gradient` moves them all at once by gradient descent, a pass
-/// being a round of it, instead of one at a time, `--penalty` the cost of moving them): progress (positions, k, the errors after each
-/// pass, the weights that changed) on stderr, the tuned `Weights` on stdout. Exit status
-/// 2 for a bad command line, file or no games.
+/// being a round of it, instead of one at a time, and `--penalty` is what moving them
+/// costs): progress (positions, k, the errors after each pass, the weights that changed)
+/// on stderr, the tuned `Weights` on stdout. Exit status 2 for a bad command line, file
+/// or no games.
 pub fn run_tune(args: &[String]) -> i32 {
     let usage = |why: &str| {
         eprintln!("{TUNE_USAGE}  ({why})");
