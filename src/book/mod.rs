@@ -4,7 +4,7 @@
 //!
 //! A book is a file of 16-byte entries sorted by key, each big-endian: the position's key
 //! (8 bytes), a move (2), a weight (2) and a learning field (4, unused here). The key is
-//! the XOR of numbers from the format's fixed table ([`keys::RANDOM64`]) for every piece on
+//! the XOR of numbers from the format's fixed table (`keys::RANDOM64`) for every piece on
 //! its square, each castling right, the en-passant file and the side to move. The move
 //! packs origin and target squares and a promotion piece; castling is written as the king
 //! taking its own rook (`e1h1`).

@@ -57,7 +57,7 @@ fn sizes_to_try(requested_mb: usize, limit_mb: usize) -> impl Iterator<Item = us
     std::iter::successors(Some(first), |&mb| (mb > 1).then_some(mb / 2))
 }
 
-/// The largest size from [`sizes_to_try`] that `allocate` accepts, with what it made;
+/// The largest size from `sizes_to_try` that `allocate` accepts, with what it made;
 /// the error of the last (1 MB) attempt when none does.
 pub fn largest_fitting<T>(
     requested_mb: usize,
@@ -97,7 +97,7 @@ fn limit_for_physical(physical_mb: Option<usize>) -> usize {
     })
 }
 
-/// The largest table this machine should hold, in MB: [`PHYSICAL_SHARE`] of MemTotal.
+/// The largest table this machine should hold, in MB: `PHYSICAL_SHARE` of MemTotal.
 #[cfg(target_os = "linux")]
 pub fn memory_limit_mb() -> usize {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
