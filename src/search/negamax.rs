@@ -75,6 +75,9 @@ const LATE_MOVE_COUNT: [usize; 4] = [0, 5, 8, 13];
 /// Delta pruning in quiescence: a capture that cannot bring the score within this of
 /// alpha is skipped.
 const DELTA_MARGIN: i32 = PAWN_VALUE * 2;
+/// The depth a quiescence result is stored with in the table: below every full-width
+/// search, so only another quiescence search takes it as an answer.
+const QUIESCENCE_DEPTH: i32 = 0;
 /// Singular extension: at depth ≥ `SINGULAR_MIN_DEPTH`, a hash move whose table entry is
 /// a lower or exact bound searched at least `depth - SINGULAR_TABLE_SLACK` deep is tested:
 /// every other move is searched to half depth against the table score less
@@ -904,6 +907,28 @@ impl Searcher<'_> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
+        let key = self.board.key();
+        // A result of an earlier quiescence search of this position (or of a deeper one)
+        // answers this one when its bound allows. A quiescence result is stored only
+        // where it displaces no deeper one of the same position.
+        let mut may_store = true;
+        match self.tt.probe(key) {
+            Probe::GamePosition => may_store = false,
+            Probe::Hit(entry) => {
+                let score = score_from_table(entry.score, ply);
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if entry.depth >= QUIESCENCE_DEPTH && usable {
+                    return score;
+                }
+                may_store = entry.depth <= QUIESCENCE_DEPTH;
+            }
+            Probe::Miss => {}
+        }
+        let original_alpha = alpha;
         let in_check = self.board.in_check();
         let mut unscored = UnscoredMoves::new();
         let stand_pat;
@@ -923,6 +948,7 @@ impl Searcher<'_> {
         }
         let mut moves = unscored.score_captures(&self.board);
         let mut best = stand_pat;
+        let mut best_move = Move::NONE;
         while let Some(m) = moves.next_move() {
             if !in_check {
                 let gain = self.board.captured_kind(m).map_or(0, piece_value)
@@ -943,6 +969,7 @@ impl Searcher<'_> {
             }
             if score > best {
                 best = score;
+                best_move = m;
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, m);
@@ -951,6 +978,18 @@ impl Searcher<'_> {
                     }
                 }
             }
+        }
+        if may_store {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let score = score_to_table(best, ply);
+            self.tt
+                .store(key, best_move, score, QUIESCENCE_DEPTH, bound);
         }
         best
     }
@@ -1265,6 +1304,49 @@ mod tests {
                 assert_eq!(verdict, wanted, "{fen}");
             });
         }
+    }
+
+    /// A quiescence search keeps its result in the table, and the same search again is
+    /// answered from there; a deeper entry whose bound does not answer it stays.
+    #[test]
+    fn quiescence_results_are_kept_without_displacing_deeper_ones() {
+        let board = Board::from_fen(QUEEN_TRADE_ON_OFFER).expect("a named position is legal");
+        let key = board.key();
+        let qxd5 = board.parse_move("d4d5").expect("legal");
+        let request = SearchRequest::new(board);
+        let control = SearchControl::new();
+        let shared = SharedSearch::default();
+
+        let tt = TranspositionTable::new(16);
+        let mut searcher = Searcher::new(&request, &tt, &control, &shared, 0);
+        let score = searcher.quiesce(-INFINITY, INFINITY, 0);
+        let Probe::Hit(entry) = tt.probe(key) else {
+            panic!("the quiescence result is stored");
+        };
+        assert_eq!(
+            (entry.depth, entry.bound, entry.score),
+            (QUIESCENCE_DEPTH, Bound::Exact, score)
+        );
+        assert!(entry.best_move.matches(qxd5));
+        let nodes = searcher.nodes;
+        assert_eq!(searcher.quiesce(-INFINITY, INFINITY, 0), score);
+        assert_eq!(searcher.nodes, nodes + 1, "answered by the table");
+
+        let tt = TranspositionTable::new(16);
+        let deep_depth = 5;
+        tt.store(
+            key,
+            qxd5,
+            -crate::eval::QUEEN_VALUE,
+            deep_depth,
+            Bound::Lower,
+        );
+        let Probe::Hit(deep) = tt.probe(key) else {
+            panic!("stored");
+        };
+        let mut searcher = Searcher::new(&request, &tt, &control, &shared, 0);
+        assert_eq!(searcher.quiesce(-INFINITY, INFINITY, 0), score);
+        assert_eq!(tt.probe(key), Probe::Hit(deep), "the deeper entry stays");
     }
 
     #[test]
