@@ -603,12 +603,7 @@ impl Searcher<'_> {
                 table_entry = Some(entry);
                 if !is_pv && entry.depth >= depth {
                     let score = score_from_table(entry.score, ply);
-                    let usable = match entry.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => score >= beta,
-                        Bound::Upper => score <= alpha,
-                    };
-                    if usable {
+                    if answers(entry.bound, score, alpha, beta) {
                         return score;
                     }
                 }
@@ -916,12 +911,7 @@ impl Searcher<'_> {
             Probe::GamePosition => may_store = false,
             Probe::Hit(entry) => {
                 let score = score_from_table(entry.score, ply);
-                let usable = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if entry.depth >= QUIESCENCE_DEPTH && usable {
+                if entry.depth >= QUIESCENCE_DEPTH && answers(entry.bound, score, alpha, beta) {
                     return score;
                 }
                 may_store = entry.depth <= QUIESCENCE_DEPTH;
@@ -1178,6 +1168,16 @@ fn late_move_reduction(depth: i32, searched: usize, is_pv: bool) -> i32 {
     let row = usize::try_from(depth).unwrap_or(0).min(63);
     let r = i32::from(table[row][searched.min(63)]) - i32::from(is_pv);
     r.clamp(0, (depth - 2).max(0))
+}
+
+/// Whether a table score with `bound` settles a search with the window `alpha`..`beta`:
+/// an exact score always, a lower bound at or above beta, an upper bound at or below alpha.
+fn answers(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
 }
 
 /// Mate scores are stored relative to the node (distance to mate from there), so they
