@@ -858,13 +858,7 @@ impl Searcher<'_> {
             self.pv_len[ply] = ply;
             return (best, best_move);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, original_alpha, beta);
         self.tt.store(
             self.board.key(),
             best_move,
@@ -970,13 +964,7 @@ impl Searcher<'_> {
             }
         }
         if may_store {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = bound_of(best, original_alpha, beta);
             let score = score_to_table(best, ply);
             self.tt
                 .store(key, best_move, score, QUIESCENCE_DEPTH, bound);
@@ -1168,6 +1156,19 @@ fn late_move_reduction(depth: i32, searched: usize, is_pv: bool) -> i32 {
     let row = usize::try_from(depth).unwrap_or(0).min(63);
     let r = i32::from(table[row][searched.min(63)]) - i32::from(is_pv);
     r.clamp(0, (depth - 2).max(0))
+}
+
+/// What a search's `best` score proves, searched with the window `alpha`..`beta`: a
+/// lower bound when it reached beta, exact inside the window, an upper bound at or below
+/// alpha.
+fn bound_of(best: i32, alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
 }
 
 /// Whether a table score with `bound` settles a search with the window `alpha`..`beta`:
