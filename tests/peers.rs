@@ -46,6 +46,22 @@ fn python_chess_plays_games_analyses_and_undoes() {
     );
     assert!(stdout.contains("python-chess client: all ok"));
     assert!(!stderr.contains("EngineError"), "{stderr}");
+    // python-chess warns of rejected features and unexpected output: it saw none.
+    assert!(!stderr.contains("WARNING"), "{stderr}");
+}
+
+/// Games with pondering on, driven as lichess-bot drives an XBoard engine through
+/// python-chess (tests/peers/ponder_soak.py; the run was longer): no fault, no
+/// ponder line taken for the account of a move, no warning from python-chess.
+#[test]
+#[ignore = "needs python-chess (installed by .ci/run)"]
+fn python_chess_plays_with_pondering_as_lichess_bot_does() {
+    let (stdout, stderr) = run_peer_script(
+        "ponder_soak.py",
+        &["--controls", "10+0.1:2,3+0.03:4", "--seed", "5"],
+    );
+    assert!(stdout.contains(", 0 faults"), "{stdout}");
+    assert!(!stderr.contains("WARNING"), "{stderr}");
 }
 
 /// A shorter run of the soak that alternates play, analysis and undo in one engine

@@ -316,6 +316,79 @@ fn ponder_hit_continues_on_own_clock() {
     assert!(took < Duration::from_secs(7), "{took:?}");
 }
 
+/// Moves of the replayed lichess-bot game (each side plays its first legal move).
+const BRIDGE_REPLAY_MOVES: usize = 4;
+
+/// Whether `line` is a thinking line (`depth score time nodes ...`).
+fn is_thinking(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|depth| depth.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// lichess-bot plays through python-chess, which sends `ping` as soon as it reads our
+/// `move` and takes every thinking line before the `pong` as the account of the search
+/// that made the move; a ponder line there made lichess-bot forfeit. This replays its
+/// command sequence with pondering on (`force`, the opponent's move, clocks, `post`,
+/// `hard`, `go`, then `ping` 2 ms or 0 ms after the move, and `easy` with a second ping
+/// when it stops pondering): no thinking line may come between the move and the pong, and
+/// the ponder lines still come after it.
+#[test]
+fn a_bridges_ping_after_our_move_is_answered_before_any_ponder_line() {
+    for gap in [Duration::from_millis(2), Duration::ZERO] {
+        let mut e = Engine::ready();
+        e.send_all(&["new", "force", "level 0 0:10 0"]);
+        let mut board = Board::startpos();
+        for n in 0..BRIDGE_REPLAY_MOVES {
+            let opponent = board.legal_moves().as_slice()[0];
+            board.make_move(opponent);
+            e.send_all(&[
+                "force",
+                &format!("usermove {opponent}"),
+                "time 1000",
+                "otim 1000",
+                "post",
+                "hard",
+                "go",
+            ]);
+            let ours = e.expect_move(Duration::from_secs(20));
+            board.make_move(board.parse_move(&ours).expect("a legal move"));
+            std::thread::sleep(gap);
+            let ping = u32::try_from(2 * n).unwrap();
+            let between = e.sync(ping);
+            let thinking: Vec<&String> = between.iter().filter(|l| is_thinking(l)).collect();
+            assert!(
+                thinking.is_empty(),
+                "gap {gap:?}: thinking lines between the move and the pong: {thinking:?}\n{}",
+                e.dump()
+            );
+            // The ponder search's lines follow the pong.
+            e.wait_for(PROMPT, is_thinking);
+            e.send("easy");
+            e.sync(ping + 1);
+        }
+        e.assert_no_error_replies();
+    }
+}
+
+/// A GUI that says nothing after our move (XBoard) still sees the ponder search's lines,
+/// a moment later.
+#[test]
+fn ponder_lines_come_without_a_next_line_too() {
+    let mut e = Engine::ready();
+    e.send_all(&[
+        "new",
+        "post",
+        "hard",
+        "level 0 0:10 0",
+        "time 1000",
+        "otim 1000",
+    ]);
+    e.send("usermove e2e4");
+    e.expect_move(Duration::from_secs(20));
+    e.wait_for(PROMPT, is_thinking);
+}
+
 // ------------------------------------------------------------- edges of the machine
 
 /// Black, a rook down, can return to a position of the game: a draw it takes at once, but

@@ -19,7 +19,6 @@ impl Game {
             Feature::Time(true),
             Feature::Draw(true),
             Feature::SigInt(false),
-            Feature::SigTerm(false),
             Feature::Reuse(true),
             Feature::Analyze(true),
             Feature::Colors(false),

@@ -43,9 +43,10 @@ use edit::EditSession;
 use history::GameHistory;
 use options::Settings;
 use policy::Opponent;
-use searching::{RunningSearch, SearchKind};
+use searching::{HeldOutput, RunningSearch, SearchKind};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::Instant;
 
 /// Name and version announced to the GUI.
 pub const ENGINE_NAME: &str = concat!("Ferrimax ", env!("CARGO_PKG_VERSION"));
@@ -143,6 +144,9 @@ pub struct Game {
     next_search_id: u64,
     /// Pongs held back until the move of the current search is out.
     pending_pongs: Vec<String>,
+    /// Thinking lines of the ponder search that follows our move, held back until the
+    /// GUI's next line (so a bridge's `ping` is answered first).
+    held_output: Option<HeldOutput>,
     /// Our last search score, centipawns, for answering draw offers.
     last_score: Option<i64>,
     /// The reply our last search expected (for `hint`).
@@ -160,6 +164,8 @@ pub struct Game {
     opponent: Opponent,
     /// A dead-drawn position was offered as a draw in this game already.
     draw_offered: bool,
+    /// The opponent offered a draw that our next move answers (`draw`).
+    draw_offer_pending: bool,
     /// Own moves in a row whose score was below the resignation threshold.
     hopeless_moves: u32,
     /// The opening book named by the `Book` option, once opened.
@@ -192,6 +198,7 @@ impl Game {
             search: None,
             next_search_id: 1,
             pending_pongs: Vec::new(),
+            held_output: None,
             last_score: None,
             expected_reply: None,
             last_info: None,
@@ -200,15 +207,33 @@ impl Game {
             ics_host: None,
             opponent: Opponent::default(),
             draw_offered: false,
+            draw_offer_pending: false,
             hopeless_moves: 0,
             book: None,
             search_options: SearchOptions::default(),
         }
     }
 
-    /// Handles events until `quit` or end of input.
+    /// Handles events until `quit` or end of input; held thinking lines go out when due
+    /// even if nothing else happens.
     pub fn run(&mut self, inbox: &Receiver<Event>) {
-        while let Ok(event) = inbox.recv() {
+        loop {
+            let event = match self.held_output_deadline() {
+                Some(due) => {
+                    match inbox.recv_timeout(due.saturating_duration_since(Instant::now())) {
+                        Ok(event) => event,
+                        Err(RecvTimeoutError::Timeout) => {
+                            self.release_held_output();
+                            continue;
+                        }
+                        Err(RecvTimeoutError::Disconnected) => break,
+                    }
+                }
+                None => match inbox.recv() {
+                    Ok(event) => event,
+                    Err(_) => break,
+                },
+            };
             if self.handle(event) == Flow::Quit {
                 break;
             }
@@ -220,7 +245,14 @@ impl Game {
     pub fn handle(&mut self, event: Event) -> Flow {
         match event {
             Event::Input(Input::Eof) => Flow::Quit,
-            Event::Input(Input::Line(line)) => self.handle_line(&line),
+            Event::Input(Input::Line(line)) => {
+                let flow = self.handle_line(&line);
+                if flow == Flow::Continue {
+                    // The GUI has had its say after our move: ponder lines may follow it.
+                    self.release_held_output();
+                }
+                flow
+            }
             Event::Report { id, report } => {
                 self.on_report(id, report);
                 Flow::Continue

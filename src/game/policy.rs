@@ -2,7 +2,7 @@
 //! accepts or offers one, and when it resigns. What it knows of the opponent comes from
 //! `name`, `rating` and `computer`, which a GUI or chess-server bridge sends per game.
 
-use super::Game;
+use super::{Game, Mode};
 use crate::cecp::Message;
 use crate::chess::{Board, Color, PieceType};
 use crate::eval;
@@ -70,22 +70,44 @@ impl Game {
         self.opponent.contempt(self.settings.contempt_cp)
     }
 
-    /// `draw`: accept (by offering back) when the position is dead drawn, or when our last
-    /// score is at least the margin below what a draw is worth to us; never by agreement
-    /// against a much weaker human.
+    /// `draw`: accept at once (by offering back) when the position is dead drawn.
+    /// Otherwise the offer stands until our next move, which decides it on the score of
+    /// its own search ([`Game::answer_pending_draw`]); while the opponent is to move, our
+    /// last score is that of this very position, so it may be accepted at once too.
     pub(super) fn answer_draw_offer(&mut self) {
         if eval::is_dead_draw(self.board()) {
             self.send(Message::OfferDraw);
             return;
         }
-        if self.opponent.is_much_weaker_human() {
-            return;
-        }
-        let draw_value = -self.contempt_cp();
-        let accept_at_or_below = draw_value - self.settings.draw_margin_cp;
-        if self.last_score.is_some_and(|cp| cp <= accept_at_or_below) {
+        self.draw_offer_pending = true;
+        let opponent_to_move =
+            matches!(self.mode, Mode::Play(us) if us != self.board().side_to_move());
+        if opponent_to_move && self.last_score.is_some_and(|cp| self.accepts_draw(cp)) {
+            self.draw_offer_pending = false;
             self.send(Message::OfferDraw);
         }
+    }
+
+    /// Before our move: accepts a standing draw offer (`offer draw` goes out before the
+    /// move) when our fresh `score_cp` says so; returns whether it did. The offer lapses
+    /// with the move either way.
+    pub(super) fn answer_pending_draw(&mut self, score_cp: i64) -> bool {
+        let accept = std::mem::take(&mut self.draw_offer_pending) && self.accepts_draw(score_cp);
+        if accept {
+            self.send(Message::OfferDraw);
+        }
+        accept
+    }
+
+    /// Whether a draw by agreement suits us at `score_cp` (our score, centipawns): when it
+    /// is at least the margin below what a draw is worth to us, and never against a much
+    /// weaker human.
+    fn accepts_draw(&self, score_cp: i64) -> bool {
+        if self.opponent.is_much_weaker_human() {
+            return false;
+        }
+        let draw_value = -self.contempt_cp();
+        score_cp <= draw_value - self.settings.draw_margin_cp
     }
 
     /// Offers a draw once per game when the position (before our move) is dead drawn.

@@ -22,6 +22,7 @@ impl Game {
         self.game_over = false;
         self.last_score = None;
         self.draw_offered = false;
+        self.draw_offer_pending = false;
         self.hopeless_moves = 0;
         self.time.restart_sessions();
     }
@@ -129,6 +130,7 @@ impl Game {
             .expect("the game has enough moves");
         self.game_over = false;
         self.last_score = None;
+        self.draw_offer_pending = false;
         self.hopeless_moves = 0;
         self.position_changed();
     }

@@ -16,10 +16,18 @@ use crate::search::{
 };
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// A hint without an expected reply comes from a search this deep, or this large.
 const HINT_DEPTH: u32 = 6;
 const HINT_NODES: u64 = 50_000;
+
+/// How long the thinking lines of a ponder search wait for the GUI's next line after our
+/// move. python-chess (and lichess-bot through it) sends `ping` right after reading the
+/// move and takes every thinking line before the `pong` as the account of the search that
+/// made the move: a ponder line there, whose PV does not start with that move, makes it
+/// forfeit. XBoard, which sends nothing after our move, shows the ponder lines this late.
+const PONDER_OUTPUT_HOLD: Duration = Duration::from_millis(500);
 
 /// Why a search runs, which decides what becomes of its result.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -43,6 +51,14 @@ pub struct RunningSearch {
     speculative_key: Option<u64>,
     /// A ponder search that ended by itself before the opponent moved.
     finished: Option<SearchResult>,
+}
+
+/// Thinking lines of the ponder search `search_id`, held back after our move until the
+/// GUI's next line or `until` (see [`PONDER_OUTPUT_HOLD`]).
+pub struct HeldOutput {
+    search_id: u64,
+    until: Instant,
+    lines: Vec<Message>,
 }
 
 impl RunningSearch {
@@ -268,9 +284,58 @@ impl Game {
             }
             let extras = self.settings.thinking_extras && self.ics_host.is_none();
             let thinking = report::thinking_line(self.history.board(), &line, extras);
-            self.send(Message::Thinking(thinking));
+            self.send_or_hold(id, Message::Thinking(thinking));
         }
         self.last_info = Some(info);
+    }
+
+    /// Holds the thinking lines of the ponder search just started after our move (see
+    /// [`PONDER_OUTPUT_HOLD`]).
+    fn hold_ponder_output(&mut self) {
+        if let Some(s) = &self.search
+            && matches!(s.kind, SearchKind::Ponder { .. })
+        {
+            self.held_output = Some(HeldOutput {
+                search_id: s.id,
+                until: Instant::now() + PONDER_OUTPUT_HOLD,
+                lines: Vec::new(),
+            });
+        }
+    }
+
+    /// Sends a line of search `id`, or keeps it with the held ones while they wait.
+    fn send_or_hold(&mut self, id: u64, message: Message) {
+        if let Some(held) = &mut self.held_output
+            && held.search_id == id
+            && Instant::now() < held.until
+        {
+            held.lines.push(message);
+            return;
+        }
+        self.release_held_output();
+        self.send(message);
+    }
+
+    /// When the held thinking lines are due, if some wait.
+    pub fn held_output_deadline(&self) -> Option<Instant> {
+        self.held_output.as_ref().map(|held| held.until)
+    }
+
+    /// Ends the hold: the lines go out if their ponder search is still the current one
+    /// and still a ponder search (after a hit or an abort they no longer describe it).
+    pub fn release_held_output(&mut self) {
+        let Some(held) = self.held_output.take() else {
+            return;
+        };
+        let still_pondering = self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.id == held.search_id && matches!(s.kind, SearchKind::Ponder { .. }));
+        if still_pondering {
+            for line in held.lines {
+                self.send(line);
+            }
+        }
     }
 
     pub(super) fn on_search_done(&mut self, id: u64, result: SearchResult) {
@@ -302,7 +367,8 @@ impl Game {
         }
         let score = report::centipawns(result.score);
         self.last_score = Some(score);
-        if self.should_resign(score) {
+        let draw_accepted = self.answer_pending_draw(score);
+        if !draw_accepted && self.should_resign(score) {
             self.send(Message::Resign);
             self.game_over = true;
             self.flush_pongs();
@@ -321,6 +387,8 @@ impl Game {
     /// then the result if the game is over, or else the search `summary` on a server.
     /// Then the held pongs, and pondering on `ponder_move` when allowed.
     pub(super) fn finish_own_move(&mut self, m: Move, summary: &str, ponder_move: Option<Move>) {
+        // A draw offer stands until our move; this one answered it or let it lapse.
+        self.draw_offer_pending = false;
         self.history.play(m);
         self.excluded.clear();
         if matches!(
@@ -345,6 +413,7 @@ impl Game {
             && self.history.board().is_legal(predicted)
         {
             self.start_search(SearchKind::Ponder { predicted });
+            self.hold_ponder_output();
         }
     }
 

@@ -140,6 +140,26 @@ fn ponders_after_its_move_and_pong_does_not_wait() {
     assert!(before.iter().all(|l| !is_move(l)), "{before:?}");
 }
 
+/// The ponder search's thinking lines wait for the GUI's next line after our move: a
+/// bridge's `ping` right after the move is answered first, then they follow.
+#[test]
+fn ponder_lines_wait_for_the_guis_next_line_after_the_move() {
+    let mut d = Driver::new();
+    d.send_all(&["new", "hard", "post", SHALLOW]);
+    let lines = d.send("usermove e2e4");
+    assert_eq!(lines.last().map(String::as_str), Some(REPLY_TO_E4));
+    // The depth-limited ponder search runs to its end: all of its lines are held.
+    assert_eq!(d.wait_search_end(), SILENT);
+    let after_ping = d.send_now("ping 41040");
+    assert_eq!(after_ping.first().map(String::as_str), Some("pong 41040"));
+    let ponder_lines = &after_ping[1..];
+    assert!(!ponder_lines.is_empty(), "{after_ping:?}");
+    assert!(
+        ponder_lines.iter().all(|l| is_thinking_line(l)),
+        "{after_ping:?}"
+    );
+}
+
 /// The predicted reply turns the ponder search into thinking on the engine's own move
 /// (here ended by `?`, as it has no depth limit); the hit is a `#` comment only once the
 /// GUI accepted `debug`.

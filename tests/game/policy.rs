@@ -111,6 +111,42 @@ fn draw_answers_follow_score_contempt_rating_and_computer() {
     }
 }
 
+/// A draw offered before our move is decided on the score of the search that follows,
+/// as python-chess and lichess-bot send it (`draw` just before `go`): accepted with
+/// `offer draw` before the move when that score is low enough, also on the first move
+/// after `setboard`, where no earlier score exists; otherwise the move alone. The offer
+/// lapses with the move.
+#[test]
+fn a_draw_offered_before_our_move_is_decided_by_that_moves_search() {
+    let lost = format!("setboard {BLACK_QUEEN_ALONE}");
+    let winning = format!("setboard {WHITE_QUEEN_UP}");
+    let cases: &[(&str, &[&str], bool)] = &[
+        ("bare king against a queen", &["force", &lost], true),
+        ("a queen up", &["force", &winning], false),
+        ("the start position", &["force"], false),
+        (
+            "bare king against a queen, much weaker human",
+            &["rating 2000 1500", "force", &lost],
+            false,
+        ),
+    ];
+    for (name, setup, accepts) in cases {
+        let mut d = Driver::new();
+        d.send_all(&["new", SHALLOW]);
+        d.send_all(setup);
+        assert_eq!(d.send("draw"), SILENT, "{name}: answered before the search");
+        let lines = d.send("go");
+        let (last, before) = lines.split_last().expect("a move");
+        assert!(is_move(last), "{name}: {lines:?}");
+        let expected: &[&str] = if *accepts { &["offer draw"] } else { &SILENT };
+        assert_eq!(before, expected, "{name}");
+        // The offer lapsed with the move: the next one is played without an answer.
+        let reply = d.board().legal_moves().as_slice()[0].to_string();
+        let next = d.send(&format!("usermove {reply}"));
+        assert!(next.iter().all(|l| l != "offer draw"), "{name}: {next:?}");
+    }
+}
+
 /// In a dead-drawn position the engine offers a draw before its move, once a game.
 #[test]
 fn a_dead_draw_is_offered_once() {

@@ -9,6 +9,7 @@ With --fairymax (the path of Fairy-Max 5.0b) it also plays Fairy-Max, through th
 setboard adapter beside this script (fairymax_setboard.py).
 """
 import argparse
+import logging
 import os
 import sys
 import time
@@ -71,6 +72,9 @@ def main():
     ap.add_argument("engine")
     ap.add_argument("--fairymax", metavar="PATH")
     args = ap.parse_args()
+    # python-chess's warnings (a rejected feature, unexpected output) reach stderr, where
+    # the test looks for them.
+    logging.basicConfig(level=logging.WARNING)
 
     ferrimax = chess.engine.SimpleEngine.popen_xboard(args.engine)
     other = chess.engine.SimpleEngine.popen_xboard(args.engine)
