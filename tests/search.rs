@@ -415,3 +415,59 @@ fn game_positions_survive_a_real_search() {
         assert_eq!(tt.probe(k), search::tt::Probe::GamePosition);
     }
 }
+
+/// Whatever ends a search — its clock, its node limit or `?` — its result is the line it
+/// reported last: the same move, score and line, so a GUI never reads one move in the
+/// thinking output and sees another played. Checked over many node limits (which end
+/// the search at every kind of moment: inside an aspiration re-search, right after a
+/// root move beat the window) on the bench positions.
+#[test]
+fn the_result_is_the_line_reported_last() {
+    const POSITIONS: usize = 12;
+    const LIMITS: std::ops::Range<u64> = 1..40;
+    const NODES_PER_STEP: u64 = 700;
+    for fen in bench::POSITIONS.iter().take(POSITIONS) {
+        let board = Board::from_fen(fen).unwrap();
+        for step in LIMITS {
+            let tt = TranspositionTable::new(16);
+            let request = SearchRequest::new(board.clone()).limits(nodes(step * NODES_PER_STEP));
+            let mut last = None;
+            let result = search::search(&request, &tt, &SearchControl::new(), &mut |r| {
+                let (search::Report::Iteration(info) | search::Report::NewBest(info)) = r;
+                last = Some(info.clone());
+            });
+            let last = last.unwrap_or_else(|| panic!("{fen}: no line reported"));
+            assert_eq!(result.pv, last.pv, "{fen}, {step} steps");
+            assert_eq!(
+                SearchScore::from_internal(result.score),
+                last.score,
+                "{fen}, {step} steps"
+            );
+            assert_eq!(result.best_move, last.pv[0], "{fen}, {step} steps");
+        }
+    }
+}
+
+/// A search stopped before it began, or whose clock has run out, still finishes its
+/// first iteration: its move is a searched one, with a true score (never the mate score
+/// of a move that was not looked at), and it was reported.
+#[test]
+fn a_stopped_search_still_finishes_its_first_iteration() {
+    for fen in bench::POSITIONS.iter().take(8) {
+        let board = Board::from_fen(fen).unwrap();
+        let tt = TranspositionTable::new(16);
+        let control = SearchControl::new();
+        control.stop();
+        let mut reported = Vec::new();
+        let request = SearchRequest::new(board.clone());
+        let result = search::search(&request, &tt, &control, &mut |r| reported.push(r.clone()));
+        assert_eq!(result.depth, 1, "{fen}");
+        assert!(
+            result.score.abs() < search::MATE_BOUND,
+            "{fen}: {}",
+            result.score
+        );
+        assert_eq!(reported.len(), 1, "{fen}: {reported:?}");
+        assert!(board.is_legal(result.best_move), "{fen}");
+    }
+}

@@ -214,7 +214,7 @@ impl Game {
         let Some(mut s) = self.search.take() else {
             return;
         };
-        s.control.stop();
+        s.control.abort();
         s.join();
         if let Some(key) = s.speculative_key {
             self.history.table().remove_game_position(key);

@@ -33,6 +33,8 @@ const NEVER: u64 = u64::MAX;
 pub struct SearchControl {
     start: Instant,
     stop: AtomicBool,
+    /// The caller will not use the result: stop even before the first iteration is done.
+    abort: AtomicBool,
     /// Deadlines in milliseconds since `start` (`NEVER` = none).
     soft_ms: AtomicU64,
     hard_ms: AtomicU64,
@@ -51,6 +53,7 @@ impl SearchControl {
         SearchControl {
             start: Instant::now(),
             stop: AtomicBool::new(false),
+            abort: AtomicBool::new(false),
             soft_ms: AtomicU64::new(NEVER),
             hard_ms: AtomicU64::new(NEVER),
             nodes_per_second: AtomicU64::new(0),
@@ -62,14 +65,28 @@ impl SearchControl {
         }
     }
 
-    /// Asks the search to stop as soon as it can (it returns its best move so far).
+    /// Asks the search to stop as soon as it can and return its best move so far. That
+    /// move is always a searched one: a search stopped this way (or by its clock) still
+    /// finishes its first iteration, which takes microseconds.
     pub fn stop(&self) {
         self.stop.store(true, Relaxed);
     }
 
-    /// Whether `stop` was called.
+    /// Stops the search at once, first iteration or not: for a caller that drops the
+    /// result (the game moved on), which then may be a move never searched.
+    pub fn abort(&self) {
+        self.abort.store(true, Relaxed);
+        self.stop.store(true, Relaxed);
+    }
+
+    /// Whether `stop` (or `abort`) was called.
     pub fn stop_requested(&self) -> bool {
         self.stop.load(Relaxed)
+    }
+
+    /// Whether `abort` was called.
+    pub fn abort_requested(&self) -> bool {
+        self.abort.load(Relaxed)
     }
 
     /// Sets the deadlines to `budget` counted from `from` (time since the search started):

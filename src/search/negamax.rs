@@ -225,6 +225,14 @@ struct RootMove {
     score: i32,
 }
 
+/// A line the main thread reported: the search's answer if it ended at that moment.
+#[derive(Clone, Debug)]
+struct BestLine {
+    score: i32,
+    /// Starts with the best move.
+    pv: Vec<Move>,
+}
+
 /// State of one search thread. Every thread of a search has its own board, killers,
 /// history and principal variation; they share the table, the control and `shared`.
 pub(super) struct Searcher<'a> {
@@ -241,6 +249,11 @@ pub(super) struct Searcher<'a> {
     published_nodes: u64,
     seldepth: usize,
     stopped: bool,
+    /// Whether a stop by the clock, the node limit or `?` may end the search yet: not
+    /// before the main thread has finished its first iteration (only an abort may).
+    may_stop: bool,
+    /// What the main thread last reported, and so what the search returns if it ends now.
+    best: Option<BestLine>,
     /// Keys of the positions on the current path, by ply (for repetitions in the tree).
     path: [u64; MAX_PLY + 1],
     /// Ply just after the most recent null move on the path (0 if none): positions before
@@ -292,6 +305,8 @@ impl<'a> Searcher<'a> {
             published_nodes: 0,
             seldepth: 0,
             stopped: false,
+            may_stop: thread != 0,
+            best: None,
             path: [0; MAX_PLY + 1],
             null_floor: 0,
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
@@ -338,42 +353,32 @@ impl Searcher<'_> {
     }
 
     /// The main thread's search: iterative deepening with thinking output until a limit
-    /// is reached or the search is stopped.
+    /// is reached or the search is stopped. It returns the line it reported last: the
+    /// last finished iteration, or a better move the unfinished one found since.
     pub(super) fn run_main(&mut self, report: &mut dyn FnMut(&Report)) -> SearchResult {
-        let mut result = SearchResult {
-            best_move: self.root_moves.first().map_or(Move::NONE, |r| r.mv),
-            ponder_move: None,
-            score: 0,
-            depth: 0,
-            seldepth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            pv: Vec::new(),
-        };
         if self.root_moves.is_empty() {
-            result.score = if self.board.in_check() { -MATE } else { DRAW };
-            return result;
+            let score = if self.board.in_check() { -MATE } else { DRAW };
+            return self.result_of(None, score, 0);
         }
         self.path[0] = self.board.key();
         let max_depth = self.limits.depth.map_or(MAX_DEPTH, iteration_limit);
         let mut score = 0;
+        let mut completed_depth = 0;
         let mut stable_iterations = 0usize;
         for depth in 1..=max_depth {
             self.control.publish_depth(depth);
-            let previous = (result.best_move, score);
+            let previous = (self.root_moves[0].mv, score);
             score = self.aspiration(depth, score, report);
-            if self.stopped && depth > 1 {
-                // The unfinished iteration still counts if its first move (the previous
-                // best) was searched: root moves are kept ordered best first.
+            if self.stopped {
+                // Only the lines already reported count (an unfinished iteration's first
+                // move is the previous best, or a new best that was reported).
                 break;
             }
+            completed_depth = depth;
+            self.may_stop = true;
             let info = self.info(depth, score);
-            result.best_move = self.root_moves[0].mv;
-            result.score = score;
-            result.depth = depth;
-            result.pv = info.pv.clone();
-            report(&Report::Iteration(info));
-            stable_iterations = if result.best_move == previous.0 {
+            self.report_best(info, score, report, Report::Iteration);
+            stable_iterations = if self.root_moves[0].mv == previous.0 {
                 stable_iterations + 1
             } else {
                 0
@@ -382,28 +387,61 @@ impl Searcher<'_> {
             // With a single legal move and a clock running, there is nothing to choose
             // (asked each iteration: a ponder hit starts the clock mid-search).
             let forced = self.root_moves.len() == 1 && self.control.has_deadline();
-            if self.stopped
-                || forced
+            if forced
+                || self.must_stop()
                 || self.time_for_next_iteration_is_up(time_scale)
                 || self.mate_is_settled(score, depth)
             {
                 break;
             }
         }
-        result.best_move = self.root_moves[0].mv;
-        if result.pv.first() != Some(&result.best_move) {
-            result.pv = vec![result.best_move];
-        }
-        result.ponder_move = result
-            .pv
+        let best = self.best.take();
+        self.result_of(best, score, completed_depth)
+    }
+
+    /// Reports `info` (with the internal `score` of its first move) and keeps it as the
+    /// search's answer so far.
+    fn report_best(
+        &mut self,
+        info: Info,
+        score: i32,
+        report: &mut dyn FnMut(&Report),
+        kind: fn(Info) -> Report,
+    ) {
+        self.best = Some(BestLine {
+            score,
+            pv: info.pv.clone(),
+        });
+        report(&kind(info));
+    }
+
+    /// The search's result from its last reported line (`None` only without a legal
+    /// move, or when aborted before the first report: then the first root move, which
+    /// the caller drops).
+    fn result_of(&self, best: Option<BestLine>, score: i32, completed_depth: i32) -> SearchResult {
+        let (score, pv) = match best {
+            Some(line) => (line.score, line.pv),
+            None => (
+                score,
+                self.root_moves.first().map(|r| r.mv).into_iter().collect(),
+            ),
+        };
+        let best_move = pv.first().copied().unwrap_or(Move::NONE);
+        let ponder_move = pv
             .get(1)
             .copied()
-            .or_else(|| self.ponder_from_table(result.best_move));
-        result.seldepth = plies(self.seldepth);
-        // This thread's nodes: the caller adds the helpers' once they have all ended.
-        result.nodes = self.nodes;
-        result.elapsed = self.control.elapsed_wall();
-        result
+            .or_else(|| ponder_from_table(self.tt, &self.board, best_move));
+        SearchResult {
+            best_move,
+            ponder_move,
+            score,
+            depth: completed_depth,
+            seldepth: plies(self.seldepth),
+            // This thread's nodes: the caller adds the helpers' once they have all ended.
+            nodes: self.nodes,
+            elapsed: self.control.elapsed_wall(),
+            pv,
+        }
     }
 
     /// A helper thread's search: the same iterative deepening, silent, starting one ply
@@ -536,8 +574,12 @@ impl Searcher<'_> {
                 if score > alpha {
                     alpha = score;
                 }
-                if i > 0 && score < beta && depth > 1 {
-                    report(&Report::NewBest(self.info(depth, score)));
+                if i > 0 && depth > 1 && self.is_main() {
+                    // A new best move (or one that beats the window: a lower bound) is
+                    // reported at once, and is the answer if the search ends now. The
+                    // first iteration always finishes, and reports once at its end.
+                    let info = self.info(depth, score);
+                    self.report_best(info, score, report, Report::NewBest);
                 }
                 if score >= beta {
                     break;
@@ -1062,15 +1104,6 @@ impl Searcher<'_> {
         }
     }
 
-    fn ponder_from_table(&self, best: Move) -> Option<Move> {
-        let mut board = self.board.clone();
-        board.make_move(best);
-        match self.tt.probe(board.key()) {
-            Probe::Hit(e) => e.best_move.unpack(&board),
-            _ => None,
-        }
-    }
-
     /// Every `CHECK_INTERVAL` nodes: stop flag, node limit, hard time limit.
     #[inline]
     fn poll_stop(&mut self) -> bool {
@@ -1079,17 +1112,23 @@ impl Searcher<'_> {
         }
         if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             self.stopped = if self.is_main() {
-                let nodes = self.total_nodes();
-                self.control.publish_nodes(nodes);
-                self.control.stop_requested()
-                    || self.limits.nodes.is_some_and(|n| nodes >= n)
-                    || self.control.past_hard_deadline(nodes)
+                self.control.publish_nodes(self.total_nodes());
+                self.control.abort_requested() || (self.may_stop && self.must_stop())
             } else {
                 self.publish_helper_nodes();
                 self.control.stop_requested() || self.shared.helpers_must_stop()
             };
         }
         self.stopped
+    }
+
+    /// Whether the main thread must end the search: `stop`, the node limit, the hard
+    /// deadline.
+    fn must_stop(&self) -> bool {
+        let nodes = self.total_nodes();
+        self.control.stop_requested()
+            || self.limits.nodes.is_some_and(|n| nodes >= n)
+            || self.control.past_hard_deadline(nodes)
     }
 
     /// Whether to start no new iteration: the node limit is reached, or the soft
@@ -1109,6 +1148,23 @@ impl Searcher<'_> {
 }
 
 const QUEEN_WINDOW: i32 = crate::eval::QUEEN_VALUE;
+
+/// The reply the table expects after `best` is played on `board`, if it holds one.
+pub(super) fn ponder_from_table(
+    tt: &TranspositionTable,
+    board: &Board,
+    best: Move,
+) -> Option<Move> {
+    if best.is_none() {
+        return None;
+    }
+    let mut board = board.clone();
+    board.make_move(best);
+    match tt.probe(board.key()) {
+        Probe::Hit(e) => e.best_move.unpack(&board),
+        _ => None,
+    }
+}
 
 /// How much to stretch (above 1) or shrink (below 1) the soft deadline after an
 /// iteration at `depth`: by how many iterations the best move has stayed the same, and

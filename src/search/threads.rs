@@ -7,10 +7,10 @@
 //! a deeper iteration.
 
 use super::limits::Budget;
-use super::negamax::{SearchResult, Searcher};
+use super::negamax::{SearchResult, Searcher, ponder_from_table};
 use super::request::SearchRequest;
 use super::tt::{Probe, TranspositionTable};
-use super::{Report, SearchControl};
+use super::{Info, Report, SearchControl, SearchScore};
 use crate::chess::Move;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -113,6 +113,15 @@ pub fn search(
     control.publish_nodes(result.nodes);
     if let Some(deeper) = shared.take_deepest().filter(|d| d.depth > result.depth) {
         adopt(&mut result, deeper, tt, request);
+        // The move played is always that of the last line reported.
+        report(&Report::Iteration(Info {
+            depth: result.depth,
+            seldepth: result.seldepth,
+            score: SearchScore::from_internal(result.score),
+            elapsed: control.elapsed_wall(),
+            nodes: result.nodes,
+            pv: result.pv.clone(),
+        }));
     }
     if root_entered {
         tt.remove_game_position(root_key);
@@ -132,15 +141,9 @@ fn adopt(
     result.score = deeper.score;
     result.depth = deeper.depth;
     result.pv = deeper.pv;
-    if result.pv.first() != Some(&result.best_move) {
-        result.pv = vec![result.best_move];
-    }
-    result.ponder_move = result.pv.get(1).copied().or_else(|| {
-        let mut board = request.board.clone();
-        board.make_move(result.best_move);
-        match tt.probe(board.key()) {
-            Probe::Hit(entry) => entry.best_move.unpack(&board),
-            _ => None,
-        }
-    });
+    result.ponder_move = result
+        .pv
+        .get(1)
+        .copied()
+        .or_else(|| ponder_from_table(tt, &request.board, result.best_move));
 }

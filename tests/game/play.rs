@@ -374,3 +374,43 @@ fn a_single_legal_move_is_played_after_one_iteration_under_a_clock() {
     assert!(ThinkingLine::parse(&line).depth >= 3);
     d.send_all(&["exit"]);
 }
+
+/// With almost no time on the clock, or `?` right after `go`, the engine still plays a
+/// move it searched: the last thinking line before the move starts with that move, and
+/// its score is a real one (not the mate score of a move never looked at).
+#[test]
+fn a_move_under_a_tiny_clock_or_move_now_is_a_searched_one() {
+    const MATE_SCORES: i64 = 100_000;
+    let cases: &[(&str, &[&str], bool)] = &[
+        ("1 centisecond left", &["time 1", "otim 1000"], false),
+        ("5 centiseconds left", &["time 5", "otim 1000"], false),
+        ("? right after go", &["time 100000", "otim 100000"], true),
+    ];
+    for (name, clock, move_now) in cases {
+        let mut d = Driver::new();
+        d.send_all(&[
+            "xboard",
+            "protover 2",
+            "post",
+            "new",
+            "force",
+            "usermove e2e4",
+        ]);
+        d.send_all(clock);
+        let board = d.board().clone();
+        let mut lines = d.send_now("go");
+        if *move_now {
+            lines.extend(d.send_now("?"));
+        }
+        lines.extend(d.settle());
+        let played = lines.iter().rev().find_map(|l| l.strip_prefix("move "));
+        let played = played.unwrap_or_else(|| d.fail(&format!("{name}: no move")));
+        let last = lines.iter().rev().find(|l| is_thinking_line(l));
+        let last = last.unwrap_or_else(|| d.fail(&format!("{name}: no thinking line")));
+        let last = ThinkingLine::parse(last);
+        let san = board.san(board.parse_move(played).expect("a legal move"));
+        assert_eq!(last.first_move(), san, "{name}: {lines:?}");
+        assert!(last.depth >= 1, "{name}: {lines:?}");
+        assert!(last.score.abs() < MATE_SCORES, "{name}: {lines:?}");
+    }
+}
