@@ -2,7 +2,7 @@
 //!
 //! `chess` holds the rules, `eval` the evaluation, `search` the search, `cecp` the
 //! protocol's text and `game` the game-state manager that joins them; `cli` the
-//! command-line modes. `docs/ARCHITECTURE.md` in the repository shows how they fit
+//! command-line modes; `memory` what the engine does when memory is short. `docs/ARCHITECTURE.md` in the repository shows how they fit
 //! together.
 
 pub mod book;
@@ -11,5 +11,6 @@ pub mod chess;
 pub mod cli;
 pub mod eval;
 pub mod game;
+pub mod memory;
 pub mod search;
 pub mod tune;

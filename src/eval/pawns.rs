@@ -9,6 +9,7 @@
 
 use super::{Weights, centrality, relative_rank};
 use crate::chess::{Board, Color, PieceType, Square};
+use crate::memory::try_filled;
 
 /// Per side, per file: number of pawns, and the most advanced (from that side) rank.
 #[derive(Clone)]
@@ -128,27 +129,28 @@ const PAWN_TABLE_ENTRIES: usize = 1 << 12;
 /// Pawn shapes of recently evaluated positions, for the default weights only (the tuner,
 /// which changes weights, computes every shape afresh). One per search thread.
 pub struct PawnTable {
+    /// `PAWN_TABLE_ENTRIES` entries, or a single one when the memory was refused.
     entries: Box<[Option<(u64, PawnShape)>]>,
 }
 
 impl PawnTable {
     /// An empty table.
     pub fn new() -> PawnTable {
-        PawnTable {
-            entries: vec![None; PAWN_TABLE_ENTRIES].into_boxed_slice(),
-        }
+        let entries = try_filled(PAWN_TABLE_ENTRIES, None).unwrap_or_else(|| Box::new([None]));
+        PawnTable { entries }
     }
 
     /// The shape of `board`'s pawns with the default weights, from the table or computed
     /// and kept.
     pub(super) fn shape(&mut self, board: &Board) -> &PawnShape {
         let key = board.pawn_key();
-        // The low bits of the key choose the entry (the table size is a power of two).
+        // The low bits of the key choose the entry (the table size is a power of two, or
+        // one).
         #[allow(
             clippy::cast_possible_truncation,
             reason = "masked to fewer bits than usize"
         )]
-        let index = (key & (PAWN_TABLE_ENTRIES as u64 - 1)) as usize;
+        let index = (key as usize) & (self.entries.len() - 1);
         let entry = &mut self.entries[index];
         if entry.as_ref().is_none_or(|(k, _)| *k != key) {
             *entry = Some((key, PawnShape::of(board, &super::weights::DEFAULT)));

@@ -7,6 +7,7 @@
 //! computed: the cache changes the speed of the search and nothing else.
 
 use crate::chess::Board;
+use crate::memory::try_filled;
 
 /// Entries in the cache (a power of two: the low bits of the key pick the entry).
 const ENTRIES: usize = 1 << 16;
@@ -25,6 +26,8 @@ struct Entry {
 
 /// Remembered evaluations of recently seen positions.
 pub struct EvalCache {
+    /// `ENTRIES` entries, or none when the memory was refused: then every evaluation is
+    /// computed.
     entries: Box<[Entry]>,
 }
 
@@ -32,7 +35,7 @@ impl EvalCache {
     /// An empty cache.
     pub fn new() -> EvalCache {
         EvalCache {
-            entries: vec![Entry::default(); ENTRIES].into_boxed_slice(),
+            entries: try_filled(ENTRIES, Entry::default()).unwrap_or_default(),
         }
     }
 
@@ -45,7 +48,9 @@ impl EvalCache {
             reason = "masked to fewer bits than usize"
         )]
         let index = (key as usize) & (ENTRIES - 1);
-        let entry = &mut self.entries[index];
+        let Some(entry) = self.entries.get_mut(index) else {
+            return evaluate(board);
+        };
         if entry.key == key {
             return entry.score;
         }

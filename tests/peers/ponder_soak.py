@@ -10,9 +10,11 @@ A control is BASE+INC seconds, then the number of games at it. Counted as faults
 EngineError or a dead engine, an illegal or missing move, a clock run out, and an
 account of the search (the info python-chess gathered before the pong after the move)
 whose principal variation does not start with the move played, which is what made
-lichess-bot forfeit. Ponder hits are counted where the opponent played the reply our
-last principal variation expected. One line per control, then
-`ponder soak: G games, P plies, H ponder hits, F faults`; exit status 1 when F > 0.
+lichess-bot forfeit. Expected replies are counted where the opponent played the reply
+the other side's last principal variation expected, the move it pondered on (python-chess
+sends `force` before each move, so the engine starts over with what the ponder search put
+in its table). One line per control, then
+`ponder soak: G games, P plies, E expected replies, F faults`; exit status 1 when F > 0.
 """
 import argparse
 import logging
@@ -129,7 +131,7 @@ def main():
                 endings[ending] = endings.get(ending, 0) + 1
                 tally.games += 1
             print(f"{base:g}+{inc:g}: {tally.games} games, {tally.plies} plies, "
-                  f"{tally.hits} ponder hits, {len(tally.faults)} faults; {endings}", flush=True)
+                  f"{tally.hits} expected replies, {len(tally.faults)} faults; {endings}", flush=True)
             total.games += tally.games
             total.plies += tally.plies
             total.hits += tally.hits
@@ -144,7 +146,7 @@ def main():
                 engine.quit()
             except chess.engine.EngineTerminatedError:
                 pass
-    print(f"ponder soak: {total.games} games, {total.plies} plies, {total.hits} ponder hits, "
+    print(f"ponder soak: {total.games} games, {total.plies} plies, {total.hits} expected replies, "
           f"{len(total.faults)} faults")
     sys.exit(1 if total.faults else 0)
 
