@@ -9,6 +9,7 @@
 mod common;
 
 use common::game::Driver;
+use ferrimax::cecp::ParseError;
 use ferrimax::chess::Board;
 use rand::{Rng, RngExt, SeedableRng, rngs::StdRng};
 
@@ -348,8 +349,15 @@ fn the_game_manager_survives_random_sessions() {
     println!("game manager: {commands} commands, no fault");
 }
 
-/// The parser never panics, whatever the line; and what it reads as a command or a
-/// refusal is decided without looking at the game.
+/// Whether a line holds only the blanks and line ends the parser skips.
+fn blank(line: &str) -> bool {
+    line.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
+}
+
+/// The parser never panics, whatever the line, and reads it the same way every time
+/// (the game is never consulted); blanks around a line change nothing; a blank line is
+/// the only one ignored, and every refusal is answered with one `Error (...)` line that
+/// quotes the line. Edit mode's reader never panics either.
 #[test]
 fn the_parser_takes_any_line() {
     const LINES: usize = 200_000;
@@ -358,11 +366,35 @@ fn the_parser_takes_any_line() {
     let mut parsed = 0;
     for _ in 0..LINES * scale() {
         let line = random_line(&mut rng, &board);
-        let _ = ferrimax::cecp::parse(&line);
+        let read = ferrimax::cecp::parse(&line);
+        assert_eq!(ferrimax::cecp::parse(&line), read, "{line:?} read twice");
+        let padded = format!(" \t{line} ");
+        assert_eq!(ferrimax::cecp::parse(&padded), read, "{line:?} with blanks");
+        match &read {
+            Err(ParseError::Empty) => assert!(blank(&line), "{line:?}"),
+            Err(refusal) => {
+                let reply = refusal.reply().expect("a refusal is answered").to_string();
+                assert!(reply.starts_with("Error ("), "{line:?}: {reply:?}");
+                // One line: the quoted text shows line breaks as blanks and other
+                // control characters as `?`.
+                let quoted: String = line
+                    .trim_matches([' ', '\t', '\r', '\n'])
+                    .chars()
+                    .map(|c| match c {
+                        '\r' | '\n' => ' ',
+                        c if c.is_control() && c != '\t' => '?',
+                        c => c,
+                    })
+                    .collect();
+                assert!(reply.ends_with(&quoted), "{line:?}: {reply:?}");
+                assert!(!reply.contains(['\n', '\r']), "{line:?}: {reply:?}");
+            }
+            Ok(_) => assert!(!blank(&line), "{line:?}"),
+        }
         let _ = ferrimax::cecp::parse_edit(&line);
         parsed += 1;
     }
-    println!("parser: {parsed} lines, no panic");
+    println!("parser: {parsed} lines, no panic, each read one way");
 }
 
 /// FEN and SAN readers under random and mutated text: no panic; a FEN that reads gives a
