@@ -276,6 +276,12 @@ impl Game {
         self.history.inconsistency(self.speculative_position())
     }
 
+    /// How many searches the game's hash table has seen: for tests that check a command
+    /// searched nothing on it.
+    pub fn table_searches(&self) -> u8 {
+        self.history.table().searches()
+    }
+
     fn send(&self, message: Message) {
         self.out.send(&message);
     }

@@ -18,9 +18,10 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// A hint without an expected reply comes from a search this deep, or this large.
-const HINT_DEPTH: u32 = 6;
-const HINT_NODES: u64 = 50_000;
+/// A hint that nothing else supplies comes from a search this deep, on a table of this
+/// many MB of its own: microseconds, so the event loop never waits for it.
+const HINT_DEPTH: u32 = 3;
+const HINT_TABLE_MB: usize = 1;
 
 /// How long the thinking lines of a ponder search wait for the GUI's next line after our
 /// move. python-chess (and lichess-bot through it) sends `ping` right after reading the
@@ -431,24 +432,39 @@ impl Game {
         }
     }
 
-    /// `hint`: the reply our last search expected, else the best move of a short search.
+    /// `hint`: a move for the side to move, found without blocking the event loop: the
+    /// reply our last search expected, else the best move of the analysis running on
+    /// this position, else the move the hash table holds, else that of a tiny search on a
+    /// table of its own (the game's table, which a search may be using, is left alone).
     pub(super) fn hint(&self) {
         let board = self.board();
-        let expected = self.expected_reply.filter(|&m| board.is_legal(m));
-        let suggestion = expected.or_else(|| {
-            let request = SearchRequest::new(board.clone()).limits(Limits {
-                depth: Some(HINT_DEPTH),
-                nodes: Some(HINT_NODES),
-                ..Limits::default()
-            });
-            let table = self.history.table();
-            let result = search::search(&request, table, &SearchControl::new(), &mut |_| {});
-            (!result.best_move.is_none()).then_some(result.best_move)
-        });
+        let legal = |m: &Move| board.is_legal(*m);
+        let suggestion = self
+            .expected_reply
+            .filter(legal)
+            .or_else(|| self.analysis_best_move().filter(legal))
+            .or_else(|| self.history.table().best_move(board))
+            .or_else(|| quick_search(board));
         if let Some(m) = suggestion {
             self.send(Message::Hint(m.to_string()));
         }
     }
+
+    /// The first move of the running analysis's last line.
+    fn analysis_best_move(&self) -> Option<Move> {
+        let analysing = self.search_kind() == Some(SearchKind::Analyze);
+        let info = self.last_info.as_ref().filter(|_| analysing)?;
+        info.pv.first().copied()
+    }
+}
+
+/// The best move of a search of `board` to `HINT_DEPTH` on a table of its own, if the
+/// table's memory can be had and there is a legal move.
+fn quick_search(board: &crate::chess::Board) -> Option<Move> {
+    let table = search::TranspositionTable::try_new(HINT_TABLE_MB).ok()?;
+    let request = SearchRequest::new(board.clone()).depth(HINT_DEPTH);
+    let result = search::search(&request, &table, &SearchControl::new(), &mut |_| {});
+    (!result.best_move.is_none()).then_some(result.best_move)
 }
 
 /// Runs `request` on a thread of its own, sending its reports and result as events.

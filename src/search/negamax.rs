@@ -1160,10 +1160,7 @@ pub(super) fn ponder_from_table(
     }
     let mut board = board.clone();
     board.make_move(best);
-    match tt.probe(board.key()) {
-        Probe::Hit(e) => e.best_move.unpack(&board),
-        _ => None,
-    }
+    tt.best_move(&board)
 }
 
 /// How much to stretch (above 1) or shrink (below 1) the soft deadline after an

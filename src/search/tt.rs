@@ -284,6 +284,19 @@ impl TranspositionTable {
         self.age.fetch_add(1, Relaxed);
     }
 
+    /// How many searches the table has seen (wrapping): what ages its entries.
+    pub fn searches(&self) -> u8 {
+        self.age.load(Relaxed)
+    }
+
+    /// The best move the table holds for `board`, if it holds a legal one.
+    pub fn best_move(&self, board: &Board) -> Option<Move> {
+        match self.probe(board.key()) {
+            Probe::Hit(entry) => entry.best_move.unpack(board),
+            _ => None,
+        }
+    }
+
     /// Looks up a position.
     #[inline]
     pub fn probe(&self, key: u64) -> Probe {

@@ -140,6 +140,35 @@ fn ponders_after_its_move_and_pong_does_not_wait() {
     assert!(before.iter().all(|l| !is_move(l)), "{before:?}");
 }
 
+/// `hint` never searches on the event loop's thread, nor on the game's table: during an
+/// analysis it names the analysis's best move at once; with nothing known (after `new`)
+/// it searches a small table of its own.
+#[test]
+fn hints_come_at_once_without_touching_the_games_table() {
+    let mut d = Driver::new();
+    d.send_all(&["new", "force", "post", "analyze"]);
+    let line = d
+        .wait_for(|l| is_thinking_line(l) && depth_of(l) >= PONDER_READY_DEPTH)
+        .0;
+    let best_san = ThinkingLine::parse(&line).first_move().to_string();
+    let best = Board::startpos().parse_san(&best_san).unwrap().to_string();
+    let searches = d.game().table_searches();
+    assert_eq!(d.send_now("hint"), [format!("Hint: {best}")]);
+    assert_eq!(
+        d.game().table_searches(),
+        searches,
+        "the analysis's table was searched"
+    );
+
+    let mut d = Driver::new();
+    d.send("new");
+    let searches = d.game().table_searches();
+    let hint = d.send_now("hint");
+    let m = hint[0].strip_prefix("Hint: ").expect("a hint");
+    assert!(Board::startpos().parse_move(m).is_ok(), "{hint:?}");
+    assert_eq!(d.game().table_searches(), searches);
+}
+
 /// The ponder search's thinking lines wait for the GUI's next line after our move: a
 /// bridge's `ping` right after the move is answered first, then they follow.
 #[test]
