@@ -27,7 +27,7 @@ use super::request::SearchRequest;
 use super::see::see;
 use super::threads::{CompletedIteration, SharedSearch};
 use super::tt::{Bound, Entry, PackedMove, Probe, TranspositionTable};
-use crate::chess::{Board, Move, PieceType};
+use crate::chess::{Board, Move, MoveList, PieceType};
 use crate::eval::{self, PAWN_VALUE, PawnTable, piece_value};
 use std::time::Duration;
 
@@ -834,8 +834,7 @@ impl Searcher<'_> {
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
-        let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
-        let mut quiet_count = 0;
+        let mut quiets_tried = MoveList::new();
         while let Some(m) = moves.next_move(&self.board) {
             if hints.excluded.matches(m) {
                 continue;
@@ -884,15 +883,14 @@ impl Searcher<'_> {
                     self.update_pv(ply, m);
                     if score >= beta {
                         if quiet {
-                            self.record_cutoff(ply, m, depth, &quiets_tried[..quiet_count]);
+                            self.record_cutoff(ply, m, depth, quiets_tried.as_slice());
                         }
                         break;
                     }
                 }
             }
-            if quiet && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = m;
-                quiet_count += 1;
+            if quiet {
+                quiets_tried.push(m);
             }
         }
         if !hints.excluded.is_none() {
@@ -1358,6 +1356,45 @@ mod tests {
                 assert_eq!(verdict, wanted, "{fen}");
             });
         }
+    }
+
+    /// 69 quiet moves for White, of which only Rb8 mates.
+    const MANY_QUIETS_ONE_MATE: &str = "7k/6pp/2N1B3/8/BR6/4Q3/3N2K1/8 w - - 0 1";
+
+    /// Every quiet move tried before a quiet cut loses history, however many there were.
+    #[test]
+    fn every_quiet_move_tried_before_a_cut_is_penalized() {
+        let board = Board::from_fen(MANY_QUIETS_ONE_MATE).expect("a named position is legal");
+        let mate = board.parse_move("b4b8").expect("legal");
+        let request = SearchRequest::new(board.clone());
+        let tt = TranspositionTable::new(1);
+        let control = SearchControl::new();
+        let shared = SharedSearch::default();
+        let mut searcher = Searcher::new(&request, &tt, &control, &shared, 0);
+        searcher.path[0] = board.key();
+        // The mate is ordered last of all.
+        searcher.history.penalize(board.side_to_move(), mate, 10);
+        let static_eval = searcher.evaluate();
+        let (score, best) = searcher.search_moves(
+            1,
+            0,
+            MATE_BOUND,
+            0,
+            false,
+            static_eval,
+            MoveHints::default(),
+        );
+        assert_eq!((best, score >= MATE_BOUND), (mate, true));
+        let moves = board.legal_moves();
+        let others = moves.iter().filter(|&&m| m != mate);
+        let spared: Vec<String> = others
+            .filter(|&&m| searcher.history.get(board.side_to_move(), m) >= 0)
+            .map(|m| m.to_string())
+            .collect();
+        assert!(
+            moves.len() > 64 && spared.is_empty(),
+            "not penalized: {spared:?}"
+        );
     }
 
     /// A quiescence search keeps its result in the table, and the same search again is
