@@ -1,9 +1,10 @@
 //! Search behaviour on named positions (expected results checked with Stockfish 15.1).
 
-use ferrimax::chess::{Board, Move};
+use ferrimax::chess::{Board, Move, positions};
+use ferrimax::cli::bench;
 use ferrimax::search::{
     self, Limits, SearchControl, SearchOptions, SearchRequest, SearchResult, SearchScore,
-    TranspositionTable, bench,
+    TranspositionTable,
 };
 use std::time::{Duration, Instant};
 
@@ -426,7 +427,7 @@ fn the_result_is_the_line_reported_last() {
     const POSITIONS: usize = 12;
     const LIMITS: std::ops::Range<u64> = 1..40;
     const NODES_PER_STEP: u64 = 700;
-    for fen in bench::POSITIONS.iter().take(POSITIONS) {
+    for fen in positions::BENCH.iter().take(POSITIONS) {
         let board = Board::from_fen(fen).unwrap();
         for step in LIMITS {
             let tt = TranspositionTable::new(16);
@@ -453,7 +454,7 @@ fn the_result_is_the_line_reported_last() {
 /// of a move that was not looked at), and it was reported.
 #[test]
 fn a_stopped_search_still_finishes_its_first_iteration() {
-    for fen in bench::POSITIONS.iter().take(8) {
+    for fen in positions::BENCH.iter().take(8) {
         let board = Board::from_fen(fen).unwrap();
         let tt = TranspositionTable::new(16);
         let control = SearchControl::new();

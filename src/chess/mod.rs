@@ -7,6 +7,7 @@ mod movegen;
 mod moves;
 mod notation;
 mod perft;
+pub mod positions;
 mod rules;
 mod types;
 mod zobrist;

@@ -3,14 +3,16 @@
 //! Each mode returns the process exit status. Results go to stdout, progress and errors
 //! to stderr.
 
+pub mod bench;
 mod epd;
 mod progress;
 mod tune;
 
 pub use epd::{Budget, EpdPosition, parse_line, run_suite};
 
+use crate::chess::positions;
 use crate::chess::{Board, STARTPOS, divide, perft};
-use crate::search::{SearchOptions, bench};
+use crate::search::SearchOptions;
 use progress::Progress;
 use std::time::{Duration, Instant};
 
@@ -177,7 +179,7 @@ pub fn run_bench(args: &[String]) -> i32 {
         }
     }
     crate::eval::init();
-    let mut progress = Progress::new("bench", bench::POSITIONS.len());
+    let mut progress = Progress::new("bench", positions::BENCH.len());
     let result = bench::run_threads(depth, options, threads, |i, fen, nodes| {
         println!("position {:2} {nodes:>10} nodes  {fen}", i + 1);
         progress.show(i + 1, "positions");

@@ -176,7 +176,7 @@ mod tests {
     #[test]
     fn shapes_from_the_table_change_no_score() {
         let mut table = PawnTable::new();
-        for fen in crate::search::bench::POSITIONS {
+        for fen in crate::chess::positions::BENCH {
             let mut board = Board::from_fen(fen).unwrap();
             for ply in 0..WALK_PLIES {
                 // Twice: the first may fill the entry, the second reads it.

@@ -1,8 +1,9 @@
-//! Time control as the GUI sets it (`level`, `st`, `sd`, `nps`, `time`; `otim` is not used) and the
-//! search limits it yields for one move.
+//! Time control as the GUI sets it (`level`, `st`, `sd`, `nps`, `time`; `otim` is not
+//! used), turned into the search limits of one move. How much of the clock a move may
+//! use is the search's own decision (`search::time`).
 
 use crate::cecp::Level;
-use crate::search::{Clock, Limits};
+use crate::search::{Clock, Limits, node_budget};
 use std::time::Duration;
 
 /// How time is given: the most recent of `level` and `st` wins.
@@ -86,17 +87,8 @@ impl TimeControl {
         };
         match &self.mode {
             TimeMode::MoveTime(st) => match self.nodes_per_second {
-                // The node clock: `st` seconds at `nps` nodes per second is a node count
-                // (python-chess's `nps 1` + `st N`, cutechess's `st 1` + `nps N`).
-                Some(rate) => {
-                    #[allow(
-                        clippy::cast_possible_truncation,
-                        clippy::cast_sign_loss,
-                        reason = "`as` from a float saturates: huge st times nps gives u64::MAX"
-                    )]
-                    let nodes = (st.as_secs_f64() * rate as f64).round().max(1.0) as u64;
-                    limits.nodes = Some(nodes);
-                }
+                // The node clock turns `st` into a node count.
+                Some(rate) => limits.nodes = Some(node_budget(*st, rate)),
                 None => limits.move_time = Some(*st),
             },
             TimeMode::Clock { level, .. } => {

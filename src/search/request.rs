@@ -1,10 +1,52 @@
-//! What one search is asked to do: the position, its limits, the root moves allowed and
-//! the behaviour switches, gathered so that every caller (the game, `bench`, tests)
-//! states them the same way.
+//! What one search is asked to do: the position, its limits (depth, nodes, time), the
+//! root moves allowed and the behaviour switches, gathered so that every caller (the
+//! game, `bench`, tests) states them the same way.
 
-use super::limits::Limits;
-use super::negamax::SearchOptions;
 use crate::chess::{Board, Move};
+use std::time::Duration;
+
+/// The clock as the GUI reports it when a search starts.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Clock {
+    /// Time left on our clock (may be zero or even negative after a late move).
+    pub remaining: Duration,
+    /// Added after each of our moves.
+    pub increment: Duration,
+    /// Moves until the next time control adds time, if the control is conventional.
+    pub moves_to_go: Option<u32>,
+}
+
+/// Limits of one search. Any combination may be set; the search stops at the first one
+/// reached. With none set it runs until stopped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Stop after the iteration of this many plies (CECP `sd`).
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes (the `nps` node clock, hints, tests).
+    pub nodes: Option<u64>,
+    /// Fixed time for this move (CECP `st`): a hard cap.
+    pub move_time: Option<Duration>,
+    /// The game clock, from which a budget for this move is worked out.
+    pub clock: Option<Clock>,
+    /// Measure time in nodes at this rate instead of on the wall clock (CECP `nps`).
+    pub nodes_per_second: Option<u64>,
+}
+
+/// Behaviour switches, for measuring one scheme against another.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct SearchOptions {
+    /// From H.G. Muller's micro-Max 4 pages ("the Future"): a move that fails high during
+    /// internal iterative deepening is searched to full depth at once, instead of ending
+    /// that shallow iteration.
+    pub self_deepening: bool,
+    /// CECP `random`: a small evaluation offset per position, drawn from this seed, so
+    /// games vary while every evaluation stays a function of the position.
+    pub noise_seed: Option<u64>,
+    /// How much a draw by repetition, the 50-move rule or stalemate is worth less than
+    /// an equal position to the side to move at the root (evaluation units; negative
+    /// values make it seek draws).
+    pub contempt: i32,
+}
 
 /// One search's task. Built with [`SearchRequest::new`] and the chained setters; the
 /// defaults search without any limit, over every legal move.

@@ -12,6 +12,7 @@
 //! The words are atomics with relaxed ordering, which costs nothing on x86 and lets
 //! several search threads share one table later.
 
+use super::params::TABLE_AGE_WEIGHT;
 use crate::chess::{Board, Move, PieceType, Square};
 use crate::memory::{AllocError, largest_fitting, memory_limit_mb};
 use std::alloc::{Layout, alloc_zeroed, dealloc};
@@ -348,7 +349,7 @@ impl TranspositionTable {
             }
             let entry = unpack_data(data);
             let stale = i32::from(age.wrapping_sub(age_of(data)));
-            let worth = entry.depth - 4 * stale;
+            let worth = entry.depth - TABLE_AGE_WEIGHT * stale;
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = Some(slot);

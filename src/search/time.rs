@@ -1,37 +1,15 @@
-//! What bounds a search (depth, nodes, time) and how much of a clock one move may use.
+//! Time: how much of the clock one move may use, when the search stops, when it starts
+//! no new iteration, and the node clock that stands in for the wall clock under `nps`.
 //!
 //! The first rule is never to lose on time: every budget keeps a reserve for the pipe and
 //! the GUI's own latency, and the hard limit of a move never exceeds what is on the clock
-//! minus that reserve, also on the last move before a time control.
+//! minus that reserve, also on the last move before a time control. Between iterations
+//! the soft deadline is stretched while the best move keeps changing or the score falls,
+//! and shrunk while it stays put; a move that is forced is played after one iteration.
 
+use super::params::*;
+use super::request::{Clock, Limits};
 use std::time::Duration;
-
-/// The clock as the GUI reports it when a search starts.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Clock {
-    /// Time left on our clock (may be zero or even negative after a late move).
-    pub remaining: Duration,
-    /// Added after each of our moves.
-    pub increment: Duration,
-    /// Moves until the next time control adds time, if the control is conventional.
-    pub moves_to_go: Option<u32>,
-}
-
-/// Limits of one search. Any combination may be set; the search stops at the first one
-/// reached. With none set it runs until stopped.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Limits {
-    /// Stop after the iteration of this many plies (CECP `sd`).
-    pub depth: Option<u32>,
-    /// Stop after about this many nodes (the `nps` node clock, hints, tests).
-    pub nodes: Option<u64>,
-    /// Fixed time for this move (CECP `st`): a hard cap.
-    pub move_time: Option<Duration>,
-    /// The game clock, from which a budget for this move is worked out.
-    pub clock: Option<Clock>,
-    /// Measure time in nodes at this rate instead of on the wall clock (CECP `nps`).
-    pub nodes_per_second: Option<u64>,
-}
 
 /// Time the search may use for one move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -43,38 +21,14 @@ pub struct Budget {
     pub hard: Duration,
 }
 
-/// Never planned into a budget: covers process scheduling, the pipe and the GUI's
-/// clock measurement around each move (on a loaded machine a stopped search has been
-/// seen to need over 100 ms more before its move reached the GUI).
-pub const MOVE_OVERHEAD: Duration = Duration::from_millis(50);
-/// Of a fixed time per move (`st`), this share is kept back too (1/10: 100 ms of 1 s).
-const MOVE_TIME_RESERVE_DIVISOR: u32 = 10;
-/// The last move before a time control may use this share (in %) of what is left after
-/// the reserve: the next session's time is coming, but a slow GUI must not flag us.
-const LAST_MOVE_SHARE: u32 = 70;
-/// Share of the remaining clock always kept back (on top of the overhead).
-const RESERVE_FRACTION: u32 = 20;
-/// Moves a sudden-death clock is assumed to need.
-const SUDDEN_DEATH_MOVES: u32 = 30;
-/// The hard limit may exceed the target by this factor (to finish an iteration or
-/// resolve a fail-low), within what the clock allows.
-const HARD_FACTOR: u32 = 4;
-/// Share of the clock a single move may take at most.
-const MAX_SHARE_DIVISOR: u32 = 3;
-/// The smallest budget ever given: a move is always produced.
-const MIN_BUDGET: Duration = Duration::from_millis(1);
-/// Under a clock, a new iteration is not started once this share (in %) of the target
-/// time is used: an iteration costs about as much as all earlier ones together.
-const NEXT_ITERATION_SHARE: u32 = 55;
-
 impl Budget {
     /// A fixed time per move: use it all (leftover time is lost anyway, and a stopped
-    /// iteration still improves the move), minus overhead: a tenth of it, at least
+    /// iteration still improves the move), minus overhead: a share of it, at least
     /// `MOVE_OVERHEAD`, at most a quarter (a tiny `st` still leaves time to search).
     pub fn for_move_time(move_time: Duration) -> Budget {
         let margin = MOVE_OVERHEAD
             .max(move_time / MOVE_TIME_RESERVE_DIVISOR)
-            .min(move_time / 4);
+            .min(move_time / MOVE_TIME_MAX_RESERVE_DIVISOR);
         let hard = move_time.saturating_sub(margin).max(MIN_BUDGET);
         Budget { soft: hard, hard }
     }
@@ -86,7 +40,8 @@ impl Budget {
         let moves = clock.moves_to_go.unwrap_or(SUDDEN_DEATH_MOVES).max(1);
         // With several moves to go the increment of the moves after this one is coming,
         // so most of this move's share of it can be spent now.
-        let target = (usable / moves).saturating_add(clock.increment.saturating_mul(3) / 4);
+        let spent_increment = clock.increment.saturating_mul(INCREMENT_SPENT) / 100;
+        let target = (usable / moves).saturating_add(spent_increment);
         let cap = if moves == 1 {
             usable / 100 * LAST_MOVE_SHARE
         } else {
@@ -110,6 +65,46 @@ impl Budget {
             (a, b) => a.or(b),
         }
     }
+}
+
+/// How much to stretch (above 1) or shrink (below 1) the soft deadline after an
+/// iteration at `depth`: by how many iterations the best move has stayed the same, and
+/// more when the score fell from `previous_score`.
+pub fn iteration_time_scale(
+    depth: i32,
+    stable_iterations: usize,
+    score: i32,
+    previous_score: i32,
+) -> f64 {
+    if depth < STABILITY_FROM_DEPTH {
+        return 1.0;
+    }
+    let by_stability = STABILITY_SCALE[stable_iterations.min(STABILITY_SCALE.len() - 1)];
+    let dropped = score < previous_score - SCORE_DROP;
+    by_stability * if dropped { SCORE_DROP_SCALE } else { 1.0 }
+}
+
+/// Whether a move is forced: a single legal move under a running clock leaves nothing to
+/// choose (asked after each iteration: a ponder hit starts the clock mid-search).
+pub fn is_forced(root_moves: usize, has_deadline: bool) -> bool {
+    root_moves == 1 && has_deadline
+}
+
+/// Time on the node clock (CECP `nps`): `nodes` searched at `rate` nodes per second.
+pub fn node_clock_elapsed(nodes: u64, rate: u64) -> Duration {
+    Duration::from_micros(nodes.saturating_mul(1_000_000) / rate.max(1))
+}
+
+/// A fixed time per move on the node clock is a node count: `move_time` at `rate` nodes
+/// per second (python-chess's `nps 1` + `st N`, cutechess's `st 1` + `nps N`), at least 1.
+pub fn node_budget(move_time: Duration, rate: u64) -> u64 {
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "`as` from a float saturates: huge st times nps gives u64::MAX"
+    )]
+    let nodes = (move_time.as_secs_f64() * rate as f64).round().max(1.0) as u64;
+    nodes
 }
 
 #[cfg(test)]

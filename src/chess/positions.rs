@@ -1,19 +1,10 @@
-//! `ferrimax bench`: a fixed set of positions searched to a fixed depth. The total node
-//! count is the signature of the search (any change to search or evaluation changes it, a
-//! pure speed-up does not); the speed is the engine's nodes per second.
+//! Named sets of positions that several parts of the program and its tests use.
 
-use super::{SearchControl, SearchOptions, SearchRequest, TranspositionTable, search};
-use crate::chess::Board;
-use std::time::{Duration, Instant};
-
-/// Depth searched when none is given.
-pub const DEFAULT_DEPTH: u32 = 9;
-/// Hash size for the bench (fresh for every position).
-pub const HASH_MB: usize = 16;
-
-/// Openings, middlegames (Bratko-Kopec), tactical test positions and endgames, including
-/// Coulom's four pawn races.
-pub const POSITIONS: &[&str] = &[
+/// The bench positions: openings, middlegames (Bratko-Kopec), tactical test positions and
+/// endgames, including Coulom's four pawn races. `ferrimax bench` searches them for the
+/// search's signature; the evaluation's and the search's tests use them as a varied
+/// sample of positions.
+pub const BENCH: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -57,61 +48,3 @@ pub const POSITIONS: &[&str] = &[
     "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1",
     "2r3k1/5pp1/8/8/8/8/5PP1/2R3K1 b - - 0 1",
 ];
-
-/// Totals of a bench run.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct BenchResult {
-    /// Nodes of all positions: the search's signature.
-    pub nodes: u64,
-    /// Wall-clock time of the whole run, table allocations included.
-    pub elapsed: Duration,
-}
-
-impl BenchResult {
-    /// Speed over the whole run.
-    #[allow(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        reason = "float-to-integer `as` saturates, and the quotient is positive"
-    )]
-    pub fn nodes_per_second(&self) -> u64 {
-        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
-    }
-}
-
-/// Searches every bench position to `depth` with one thread, each with a fresh table,
-/// calling `per_position` after each. The node count is the search's signature.
-pub fn run(
-    depth: u32,
-    options: SearchOptions,
-    per_position: impl FnMut(usize, &str, u64),
-) -> BenchResult {
-    run_threads(depth, options, 1, per_position)
-}
-
-/// [`run`] with `threads` threads per search: the time it takes is the parallel time to
-/// depth (the node count then varies from run to run).
-pub fn run_threads(
-    depth: u32,
-    options: SearchOptions,
-    threads: usize,
-    mut per_position: impl FnMut(usize, &str, u64),
-) -> BenchResult {
-    let mut total = 0;
-    let start = Instant::now();
-    for (i, fen) in POSITIONS.iter().enumerate() {
-        let board = Board::from_fen(fen).expect("bench positions are valid");
-        let tt = TranspositionTable::new(HASH_MB);
-        let request = SearchRequest::new(board)
-            .depth(depth)
-            .options(options)
-            .threads(threads);
-        let result = search(&request, &tt, &SearchControl::new(), &mut |_| {});
-        total += result.nodes;
-        per_position(i, fen, result.nodes);
-    }
-    BenchResult {
-        nodes: total,
-        elapsed: start.elapsed(),
-    }
-}

@@ -1,0 +1,71 @@
+//! `ferrimax bench`: the bench positions (`chess::positions::BENCH`) searched to a fixed
+//! depth. The total node count is the signature of the search (any change to search or
+//! evaluation changes it, a pure speed-up does not); the speed is the engine's nodes per
+//! second. The tests pin the signature with the same runner.
+
+use crate::chess::{Board, positions::BENCH};
+use crate::search::{SearchControl, SearchOptions, SearchRequest, TranspositionTable, search};
+use std::time::{Duration, Instant};
+
+/// Depth searched when none is given.
+pub const DEFAULT_DEPTH: u32 = 9;
+/// Hash size for the bench (fresh for every position).
+pub const HASH_MB: usize = 16;
+
+/// Totals of a bench run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    /// Nodes of all positions: the search's signature.
+    pub nodes: u64,
+    /// Wall-clock time of the whole run, table allocations included.
+    pub elapsed: Duration,
+}
+
+impl BenchResult {
+    /// Speed over the whole run.
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "float-to-integer `as` saturates, and the quotient is positive"
+    )]
+    pub fn nodes_per_second(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+/// Searches every bench position to `depth` with one thread, each with a fresh table,
+/// calling `per_position` after each. The node count is the search's signature.
+pub fn run(
+    depth: u32,
+    options: SearchOptions,
+    per_position: impl FnMut(usize, &str, u64),
+) -> BenchResult {
+    run_threads(depth, options, 1, per_position)
+}
+
+/// [`run`] with `threads` threads per search: the time it takes is the parallel time to
+/// depth (the node count then varies from run to run).
+pub fn run_threads(
+    depth: u32,
+    options: SearchOptions,
+    threads: usize,
+    mut per_position: impl FnMut(usize, &str, u64),
+) -> BenchResult {
+    let mut total = 0;
+    let start = Instant::now();
+    for (i, fen) in BENCH.iter().enumerate() {
+        let board = Board::from_fen(fen).expect("bench positions are valid");
+        let tt = TranspositionTable::new(HASH_MB);
+        let request = SearchRequest::new(board)
+            .depth(depth)
+            .options(options)
+            .threads(threads);
+        let result = search(&request, &tt, &SearchControl::new(), &mut |_| {});
+        total += result.nodes;
+        per_position(i, fen, result.nodes);
+    }
+    BenchResult {
+        nodes: total,
+        elapsed: start.elapsed(),
+    }
+}

@@ -1,0 +1,165 @@
+//! Iterative deepening at the root: one iteration per depth, each searched first in a
+//! narrow window around the last score (aspiration), widened when it fails; the main
+//! thread reports every finished iteration and every new best move, and returns the line
+//! it reported last. Helpers iterate silently and offer what they finish.
+
+use super::params::{
+    ASPIRATION_DEPTH, ASPIRATION_FULL_WIDTH, ASPIRATION_GROWTH, ASPIRATION_WINDOW,
+    MATE_DEPTH_MARGIN,
+};
+use super::pv::BestLine;
+use super::result::{Info, Report, SearchResult, SearchScore};
+use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_DEPTH, mate_is_settled, plies};
+use super::searcher::Searcher;
+use super::shared::CompletedIteration;
+use super::time::{is_forced, iteration_time_scale};
+
+/// The deepest iteration for a depth limit (`sd`): at least 1, at most `MAX_DEPTH`. A
+/// limit beyond `i32` (`sd 2147483648`) is no limit, not a negative one.
+fn iteration_limit(depth: u32) -> i32 {
+    i32::try_from(depth).map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH))
+}
+
+impl Searcher<'_> {
+    /// The main thread's search: iterative deepening with thinking output until a limit
+    /// is reached or the search is stopped. It returns the line it reported last: the
+    /// last finished iteration, or a better move the unfinished one found since.
+    pub(super) fn run_main(&mut self) -> SearchResult {
+        if self.root_moves.is_empty() {
+            let score = if self.board.in_check() { -MATE } else { DRAW };
+            return self.result_of(None, score, 0);
+        }
+        self.path[0] = self.board.key();
+        let max_depth = self.limits.depth.map_or(MAX_DEPTH, iteration_limit);
+        let mut score = 0;
+        let mut completed_depth = 0;
+        let mut stable_iterations = 0usize;
+        for depth in 1..=max_depth {
+            self.control.publish_depth(depth);
+            let previous = (self.root_moves[0], score);
+            score = self.aspiration(depth, score);
+            if self.stopped {
+                // Only the lines already reported count (an unfinished iteration's first
+                // move is the previous best, or a new best that was reported).
+                break;
+            }
+            completed_depth = depth;
+            self.may_stop = true;
+            let info = self.info(depth, score);
+            self.report_best(info, score, Report::Iteration);
+            stable_iterations = if self.root_moves[0] == previous.0 {
+                stable_iterations + 1
+            } else {
+                0
+            };
+            let time_scale = iteration_time_scale(depth, stable_iterations, score, previous.1);
+            if is_forced(self.root_moves.len(), self.control.has_deadline())
+                || self.must_stop()
+                || self.time_for_next_iteration_is_up(time_scale)
+                || mate_is_settled(score, depth, MATE_DEPTH_MARGIN)
+            {
+                break;
+            }
+        }
+        let best = self.best.take();
+        self.result_of(best, score, completed_depth)
+    }
+
+    /// A helper thread's search: the same iterative deepening, silent, starting one ply
+    /// deeper on odd threads so that the threads do not all search the same tree; every
+    /// completed iteration is offered to the main thread. It ends when the main thread
+    /// does.
+    pub(super) fn run_helper(&mut self) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        self.path[0] = self.board.key();
+        let max_depth = self.limits.depth.map_or(MAX_DEPTH, iteration_limit);
+        let first_depth = 1 + i32::from(self.starts_deeper());
+        let mut score = 0;
+        for depth in first_depth..=max_depth {
+            score = self.aspiration(depth, score);
+            if self.stopped {
+                break;
+            }
+            let pv = self.pv.root_line(&self.board, self.root_moves[0]);
+            let line = BestLine { score, pv };
+            self.shared.offer(CompletedIteration { depth, line });
+            if mate_is_settled(score, depth, MATE_DEPTH_MARGIN) {
+                break;
+            }
+        }
+        self.publish_helper_nodes();
+    }
+
+    /// Searches the root with a narrow window around the last score, widening on failure.
+    fn aspiration(&mut self, depth: i32, last: i32) -> i32 {
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && last.abs() < MATE_BOUND {
+            (last - delta, last + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search_root(depth, alpha, beta);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= ASPIRATION_GROWTH;
+            if delta > ASPIRATION_FULL_WIDTH {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// The report of the root's current line at `depth`, scored `score`.
+    pub(super) fn info(&self, depth: i32, score: i32) -> Info {
+        Info {
+            depth,
+            seldepth: plies(self.seldepth),
+            score: SearchScore::from_internal(score),
+            elapsed: self.control.elapsed_wall(),
+            nodes: self.total_nodes(),
+            pv: self.pv.root_line(&self.board, self.root_moves[0]),
+        }
+    }
+
+    /// Reports `info` (with the internal `score` of its first move) as `kind`, and keeps
+    /// it as the search's answer so far.
+    pub(super) fn report_best(&mut self, info: Info, score: i32, kind: fn(Info) -> Report) {
+        self.best = Some(BestLine {
+            score,
+            pv: info.pv.clone(),
+        });
+        (self.report)(&kind(info));
+    }
+
+    /// The search's result from its last reported line (`None` only without a legal
+    /// move, or when aborted before the first report: then the first root move, which
+    /// the caller drops).
+    fn result_of(&self, best: Option<BestLine>, score: i32, completed_depth: i32) -> SearchResult {
+        let line = best.unwrap_or_else(|| BestLine {
+            score,
+            pv: self.root_moves.first().copied().into_iter().collect(),
+        });
+        SearchResult {
+            best_move: line.best_move(),
+            ponder_move: line.expected_reply(&self.board, self.tt),
+            score: line.score,
+            depth: completed_depth,
+            seldepth: plies(self.seldepth),
+            // This thread's nodes: the caller adds the helpers' once they have all ended.
+            nodes: self.nodes,
+            elapsed: self.control.elapsed_wall(),
+            pv: line.pv,
+        }
+    }
+}

@@ -1,0 +1,676 @@
+//! The full-width search, in micro-Max's line: a negamax alpha-beta with principal
+//! variation windows. One move loop serves the root and every interior node (`ROOT` as
+//! a const generic), so the principal-variation search of a move and its re-searches are
+//! written once.
+//!
+//! Before its moves an interior node looks for a quick answer: repetitions (on the path
+//! and of the game, through the table's game positions) and the 50-move rule score as
+//! draws; mate-distance pruning; a node in check is searched one ply deeper (micro-Max
+//! 4.7's check extension); the table cuts or supplies the first move; static-eval
+//! ("reverse futility") cuts and null move prune what is clearly good enough (never in
+//! check, twice in a row, or with only king and pawns: micro-Max's zugzwang guard);
+//! internal iterative deepening finds a first move where the table has none, and
+//! optionally deepens a cut move found there (the self-deepening of H.G. Muller's
+//! micro-Max 4 notes); a hash move that stands well above every alternative is searched
+//! one ply deeper (the singular extension of Anantharaman, Campbell and Hsu's Deep
+//! Thought), and a node where an alternative already beats beta is cut. In the move loop
+//! late quiet moves are searched shallower and again when they surprise, and near the
+//! leaves moves that cannot raise alpha are skipped (futility, late-move pruning).
+
+use super::ordering::UnscoredMoves;
+use super::params::*;
+use super::result::Report;
+use super::score::{
+    DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, answers, bound_of, plies, score_from_table,
+    score_to_table,
+};
+use super::searcher::Searcher;
+use super::tt::{Bound, Entry, PackedMove, Probe};
+use crate::chess::{Move, MoveList};
+
+/// The move loop's node kinds.
+const ROOT: bool = true;
+const INTERIOR: bool = false;
+
+/// What the move loop of a node is told about particular moves.
+#[derive(Copy, Clone, Debug, Default)]
+pub(super) struct MoveHints {
+    /// Searched first: the table's move, or the one internal iterative deepening found.
+    pub(super) hash_move: PackedMove,
+    /// Not searched at all: the singular test asks how the node fares without it. Such a
+    /// search leaves the table and the principal variation as they were.
+    pub(super) excluded: PackedMove,
+    /// The first move is searched one ply deeper: it proved singular.
+    pub(super) extend_first: bool,
+}
+
+impl MoveHints {
+    fn first(hash_move: PackedMove) -> MoveHints {
+        MoveHints {
+            hash_move,
+            ..MoveHints::default()
+        }
+    }
+}
+
+/// What the singular test decided for a node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Singular {
+    /// Search the node as usual.
+    No,
+    /// Search the hash move one ply deeper.
+    Extend,
+    /// Even without the hash move some move beats beta: the node fails high with this.
+    Cut(i32),
+}
+
+impl Searcher<'_> {
+    /// The root searched to `depth` with the window `alpha`..`beta`: every root move in
+    /// the order of the last iteration. A move that raises alpha goes to the front of
+    /// the list and, after the first iteration, is reported at once. Returns the best
+    /// score (meaningless when the search was stopped).
+    pub(super) fn search_root(&mut self, depth: i32, alpha: i32, beta: i32) -> i32 {
+        self.pv.clear(0);
+        let in_check = self.board.in_check();
+        let hints = MoveHints::default();
+        self.search_moves::<ROOT>(depth, alpha, beta, 0, in_check, -INFINITY, hints)
+            .0
+    }
+
+    /// An interior node at `ply`, to search `depth` plies deep with the window
+    /// `alpha`..`beta` (see the module docs for what it tries before its moves).
+    pub(super) fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        self.pv.clear(ply);
+        if self.poll_stop() {
+            return DRAW;
+        }
+        self.nodes += 1;
+        let is_pv = beta - alpha > 1;
+
+        if self.is_repetition(ply) || self.returns_to_game_position(ply) {
+            return self.draw_score(ply);
+        }
+        let in_check = self.board.in_check();
+        if self.board.is_fifty_move_draw() {
+            return if in_check && !self.board.has_legal_move() {
+                -MATE + plies(ply)
+            } else {
+                self.draw_score(ply)
+            };
+        }
+        // Mate-distance pruning: no line from here can beat a mate already found nearer
+        // the root.
+        alpha = alpha.max(-MATE + plies(ply));
+        beta = beta.min(MATE - plies(ply) - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate();
+        }
+        // Check extension (micro-Max 4.7): a node in check is searched one ply deeper.
+        let depth = if in_check { depth + 1 } else { depth };
+        if depth <= 0 {
+            return self.quiesce(alpha, beta, ply);
+        }
+
+        let key = self.board.key();
+        let mut hash_move = PackedMove::NONE;
+        // The entry that supplied the hash move, for the singular test.
+        let mut table_entry = None;
+        match self.tt.probe(key) {
+            // A game position holds no search result; a real return to one was caught above.
+            Probe::GamePosition => {}
+            Probe::Hit(entry) => {
+                hash_move = entry.best_move;
+                table_entry = Some(entry);
+                if !is_pv && entry.depth >= depth {
+                    let score = score_from_table(entry.score, ply);
+                    if answers(entry.bound, score, alpha, beta) {
+                        return score;
+                    }
+                }
+            }
+            Probe::Miss => {}
+        }
+
+        let static_eval = if in_check { -INFINITY } else { self.evaluate() };
+        if !is_pv
+            && !in_check
+            && beta.abs() < MATE_BOUND
+            && let Some(score) = self.prune_good_enough(depth, beta, ply, allow_null, static_eval)
+        {
+            return score;
+        }
+
+        // Internal iterative deepening: without a hash move, a shallower search first
+        // finds one (and fills the table for the full-depth search).
+        if hash_move.is_none() && depth >= IID_MIN_DEPTH {
+            let shallow = depth - IID_REDUCTION;
+            let hints = MoveHints::default();
+            let (score, cut_move) = self.search_moves::<INTERIOR>(
+                shallow,
+                alpha,
+                beta,
+                ply,
+                in_check,
+                static_eval,
+                hints,
+            );
+            if self.stopped {
+                return DRAW;
+            }
+            if self.options.self_deepening && score >= beta && !cut_move.is_none() {
+                // micro-Max 4 ("the Future"): deepen the cut move alone to full depth; if
+                // it still cuts, the node is done without searching its siblings again.
+                let deepened = self.search_single(cut_move, depth, beta, ply);
+                if self.stopped {
+                    return DRAW;
+                }
+                if deepened >= beta {
+                    let stored = score_to_table(deepened, ply);
+                    self.tt.store(key, cut_move, stored, depth, Bound::Lower);
+                    return deepened;
+                }
+            }
+            if let Probe::Hit(entry) = self.tt.probe(key) {
+                hash_move = entry.best_move;
+            }
+        }
+
+        let mut hints = MoveHints::first(hash_move);
+        let singular = match table_entry {
+            Some(entry) => self.singular(entry, depth, beta, ply, in_check, static_eval),
+            None => Singular::No,
+        };
+        match singular {
+            Singular::No => {}
+            Singular::Extend => hints.extend_first = true,
+            Singular::Cut(score) => return score,
+        }
+        if self.stopped {
+            return DRAW;
+        }
+        self.search_moves::<INTERIOR>(depth, alpha, beta, ply, in_check, static_eval, hints)
+            .0
+    }
+
+    /// Outside the PV and out of check: the score that ends the node before its moves,
+    /// when the static eval stands well above beta near the leaves (static-eval cut), or
+    /// when passing the move still reaches beta (null move).
+    fn prune_good_enough(
+        &mut self,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        allow_null: bool,
+        static_eval: i32,
+    ) -> Option<i32> {
+        if depth <= STATIC_CUT_DEPTH && static_eval - STATIC_CUT_MARGIN * depth >= beta {
+            return Some(static_eval);
+        }
+        let may_pass = allow_null
+            && depth >= 2
+            && static_eval >= beta
+            && self.board.non_pawn_pieces(self.board.side_to_move()) > 0;
+        if !may_pass {
+            return None;
+        }
+        let reduction = (NULL_MOVE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR).min(depth - 1);
+        let undo = self.board.make_null();
+        self.path[ply + 1] = self.board.key();
+        let floor = std::mem::replace(&mut self.null_floor, ply + 1);
+        let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, false);
+        self.null_floor = floor;
+        self.board.unmake_null(&undo);
+        if self.stopped {
+            return Some(DRAW);
+        }
+        // A mate found after a pass proves only that the node holds beta.
+        (score >= beta).then_some(if score >= MATE_BOUND { beta } else { score })
+    }
+
+    /// The singular test of a node at `depth` whose table `entry` supplied the hash move
+    /// (see `SINGULAR_MIN_DEPTH`; a move found by internal iterative deepening is not
+    /// tested): searches every move but the table's, shallower, with a null window below
+    /// the table's score.
+    pub(super) fn singular(
+        &mut self,
+        entry: Entry,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+        static_eval: i32,
+    ) -> Singular {
+        if depth < SINGULAR_MIN_DEPTH {
+            return Singular::No;
+        }
+        let table_score = score_from_table(entry.score, ply);
+        if entry.best_move.is_none()
+            || entry.bound == Bound::Upper
+            || entry.depth < depth - SINGULAR_TABLE_SLACK
+            || table_score.abs() >= MATE_BOUND
+        {
+            return Singular::No;
+        }
+        let singular_beta = table_score - SINGULAR_MARGIN * depth;
+        let hints = MoveHints {
+            excluded: entry.best_move,
+            ..MoveHints::default()
+        };
+        let (score, _) = self.search_moves::<INTERIOR>(
+            depth / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+            in_check,
+            static_eval,
+            hints,
+        );
+        if self.stopped {
+            Singular::No
+        } else if score < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            // Multi-cut: the hash move and another both reach beta.
+            Singular::Cut(singular_beta)
+        } else {
+            Singular::No
+        }
+    }
+
+    /// Searches one move to `depth` with a null window at `beta` (self-deepening).
+    fn search_single(&mut self, m: Move, depth: i32, beta: i32, ply: usize) -> i32 {
+        let undo = self.board.make_move(m);
+        self.path[ply + 1] = self.board.key();
+        let score = -self.negamax(depth - 1, -beta, -beta + 1, ply + 1, true);
+        self.board.unmake_move(m, &undo);
+        score
+    }
+
+    /// The move loop of a node at `ply`: the root's moves in their kept order (`ROOT`),
+    /// or the move picker's. Returns the best score and move; an interior node stores
+    /// them in the table.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn search_moves<const ROOT: bool>(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+        static_eval: i32,
+        hints: MoveHints,
+    ) -> (i32, Move) {
+        let original_alpha = alpha;
+        let is_pv = beta - alpha > 1;
+        let mut unscored = UnscoredMoves::new();
+        let mut picker = None;
+        if !ROOT {
+            self.board.generate_legal(unscored.list_mut());
+            if unscored.is_empty() {
+                let score = if in_check {
+                    -MATE + plies(ply)
+                } else {
+                    self.draw_score(ply)
+                };
+                return (score, Move::NONE);
+            }
+            let killers = &self.killers[ply];
+            picker = Some(unscored.score_all(&self.board, hints.hash_move, killers, &self.history));
+        }
+        let futile = !is_pv
+            && !in_check
+            && table_entry(&FUTILITY_MARGIN, depth)
+                .is_some_and(|&margin| static_eval + margin <= alpha);
+
+        let mut best = -INFINITY;
+        let mut best_move = Move::NONE;
+        let mut searched = 0usize;
+        let mut quiets_tried = MoveList::new();
+        // The root's moves are read by index: a move that raises alpha moves to the front,
+        // which leaves the later ones where they were.
+        let mut root_index = 0;
+        loop {
+            let next = match &mut picker {
+                Some(moves) => moves.next_move(&self.board),
+                None => self.root_moves.get(root_index).copied(),
+            };
+            let Some(m) = next else { break };
+            let index = root_index;
+            root_index += 1;
+            if hints.excluded.matches(m) {
+                continue;
+            }
+            let quiet = self.board.is_quiet(m);
+            let late = !is_pv
+                && !in_check
+                && table_entry(&LATE_MOVE_COUNT, depth).is_some_and(|&count| searched >= count);
+            // A pruned move is never made: whether it checks is read off the board.
+            if (futile || late) && quiet && searched > 0 && !self.board.gives_check(m) {
+                continue;
+            }
+            if ROOT && self.is_main() {
+                self.control
+                    .publish_root_move(index, self.root_moves.len(), m);
+            }
+            let undo = self.board.make_move(m);
+            let gives_check = self.board.in_check();
+            self.path[ply + 1] = self.board.key();
+            let reduction = if searched > 0
+                && may_reduce(depth, searched, quiet, in_check, gives_check)
+                && !self.killers[ply].contains(&m)
+            {
+                late_move_reduction(depth, searched, is_pv)
+            } else {
+                0
+            };
+            let extension = i32::from(searched == 0 && hints.extend_first);
+            let window = (alpha, beta);
+            let score = self.search_move(depth, window, ply, searched == 0, extension, reduction);
+            self.board.unmake_move(m, &undo);
+            if self.stopped {
+                return (DRAW, best_move);
+            }
+            searched += 1;
+            let raised = score > alpha;
+            if score > best {
+                best = score;
+                best_move = m;
+            }
+            if raised {
+                alpha = score;
+                self.pv.update(ply, m);
+            }
+            if ROOT && raised {
+                self.root_move_raised_alpha(index, depth, score);
+            }
+            if score >= beta {
+                if !ROOT && quiet {
+                    self.record_cutoff(ply, m, depth, quiets_tried.as_slice());
+                }
+                break;
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+        if ROOT {
+            return (best, best_move);
+        }
+        if !hints.excluded.is_none() {
+            // A search without the best move proves nothing about the node itself.
+            self.pv.clear(ply);
+            return (best, best_move);
+        }
+        let bound = bound_of(best, original_alpha, beta);
+        let stored = score_to_table(best, ply);
+        self.tt
+            .store(self.board.key(), best_move, stored, depth, bound);
+        (best, best_move)
+    }
+
+    /// The principal variation search of one move, already made, at a node of `depth`
+    /// with the window `alpha`..`beta`: the first move with the full window (`extension`
+    /// plies deeper); a later one with a null window, first `reduction` plies shallower,
+    /// then again at full depth and then with the full window while it beats alpha.
+    fn search_move(
+        &mut self,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        first: bool,
+        extension: i32,
+        reduction: i32,
+    ) -> i32 {
+        let child = ply + 1;
+        if first {
+            return -self.negamax(depth - 1 + extension, -beta, -alpha, child, true);
+        }
+        let mut score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, child, true);
+        if score > alpha && reduction > 0 && !self.stopped {
+            score = -self.negamax(depth - 1, -alpha - 1, -alpha, child, true);
+        }
+        if score > alpha && score < beta && !self.stopped {
+            score = -self.negamax(depth - 1, -beta, -alpha, child, true);
+        }
+        score
+    }
+
+    /// Root move `index` raised alpha to `score`: it goes to the front of the root list
+    /// (the others keep their order), and a new best of a later iteration is reported at
+    /// once, as the answer if the search ends now (the first iteration always finishes and
+    /// reports once, at its end).
+    fn root_move_raised_alpha(&mut self, index: usize, depth: i32, score: i32) {
+        let m = self.root_moves.remove(index);
+        self.root_moves.insert(0, m);
+        if index > 0 && depth > 1 && self.is_main() {
+            let info = self.info(depth, score);
+            self.report_best(info, score, Report::NewBest);
+        }
+    }
+
+    /// A quiet move cut: it becomes a killer of this ply, and its history rises while the
+    /// quiet moves tried before it without success fall.
+    fn record_cutoff(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != m {
+            killers[1] = killers[0];
+            killers[0] = m;
+        }
+        let side = self.board.side_to_move();
+        self.history.reward(side, m, depth);
+        for &other in tried {
+            self.history.penalize(side, other, depth);
+        }
+    }
+}
+
+/// Whether the `searched`-th move at `depth` may be searched shallower first: a quiet
+/// move after the first few, neither an escape from check nor a check itself (those are
+/// where tactics hide).
+fn may_reduce(depth: i32, searched: usize, quiet: bool, in_check: bool, gives_check: bool) -> bool {
+    depth >= LMR_MIN_DEPTH && searched >= LMR_FIRST_MOVES && quiet && !in_check && !gives_check
+}
+
+/// Plies by which the `searched`-th quiet move at `depth` is reduced: about
+/// `LMR_BASE + ln(depth)·ln(searched) / LMR_DIVISOR`, one less in PV nodes, leaving at
+/// least one ply.
+fn late_move_reduction(depth: i32, searched: usize, is_pv: bool) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                #[allow(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "between 0.75 and 8.6: fits a u8"
+                )]
+                let plies = (LMR_BASE + (d as f64).ln() * (n as f64).ln() / LMR_DIVISOR) as u8;
+                *r = plies;
+            }
+        }
+        t
+    });
+    let row = usize::try_from(depth).unwrap_or(0).min(63);
+    let r = i32::from(table[row][searched.min(63)]) - i32::from(is_pv);
+    r.clamp(0, (depth - 2).max(0))
+}
+
+/// The entry of a per-depth table for `depth`, if the table reaches that deep.
+#[inline]
+pub(super) fn table_entry<T>(table: &[T], depth: i32) -> Option<&T> {
+    usize::try_from(depth).ok().and_then(|d| table.get(d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Board;
+    use crate::search::control::SearchControl;
+    use crate::search::request::SearchRequest;
+    use crate::search::shared::SharedSearch;
+    use crate::search::tt::TranspositionTable;
+
+    /// Named positions for the singular test.
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    /// The queens face each other on the d-file and White moves: only Qxd5 keeps the
+    /// queen (pawns on both sides keep mate out of reach of a short search).
+    const QUEEN_TRADE_ON_OFFER: &str = "4k3/ppp5/8/3q4/3Q4/8/PPP5/4K3 w - - 0 1";
+
+    /// Runs `test` on a one-thread searcher of `fen` whose table holds a full-width search
+    /// of the root to `depth` plies, with that search's table entry for the root.
+    fn with_searched_root<R>(
+        fen: &str,
+        depth: i32,
+        test: impl FnOnce(&mut Searcher, Entry) -> R,
+    ) -> R {
+        let board = Board::from_fen(fen).expect("a named position is legal");
+        let request = SearchRequest::new(board);
+        let tt = TranspositionTable::new(16);
+        let control = SearchControl::new();
+        let shared = SharedSearch::default();
+        let mut silent = |_: &Report| {};
+        let mut searcher = Searcher::new(&request, &tt, &control, &shared, 0, &mut silent);
+        searcher.path[0] = searcher.board.key();
+        let static_eval = searcher.evaluate();
+        let (_, best) = searcher.search_moves::<INTERIOR>(
+            depth,
+            -INFINITY,
+            INFINITY,
+            0,
+            false,
+            static_eval,
+            MoveHints::default(),
+        );
+        assert!(!best.is_none());
+        let Probe::Hit(entry) = tt.probe(searcher.board.key()) else {
+            panic!("the root search stores its result");
+        };
+        assert!(entry.best_move.matches(best));
+        test(&mut searcher, entry)
+    }
+
+    #[test]
+    fn a_search_without_the_hash_move_finds_another_and_leaves_the_table_alone() {
+        for fen in [START, QUEEN_TRADE_ON_OFFER] {
+            with_searched_root(fen, 5, |searcher, entry| {
+                let static_eval = searcher.evaluate();
+                let hints = MoveHints {
+                    excluded: entry.best_move,
+                    ..MoveHints::default()
+                };
+                let (_, other) = searcher.search_moves::<INTERIOR>(
+                    4,
+                    -INFINITY,
+                    INFINITY,
+                    0,
+                    false,
+                    static_eval,
+                    hints,
+                );
+                assert!(searcher.board.is_legal(other), "{fen}: {other}");
+                assert!(!entry.best_move.matches(other), "{fen}: {other}");
+                assert!(searcher.pv.is_empty_at(0), "{fen}: the line is left empty");
+                let after = searcher.tt.probe(searcher.board.key());
+                assert_eq!(after, Probe::Hit(entry), "{fen}");
+            });
+        }
+    }
+
+    #[test]
+    fn only_a_move_far_better_than_every_other_is_singular() {
+        // (position, beta of the node, whether the test extends, cuts or does nothing)
+        let cases = [
+            (QUEEN_TRADE_ON_OFFER, INFINITY, "extend"),
+            (START, INFINITY, "no"),
+            // Another move reaches the singular bound, and that bound is above beta.
+            (START, -INFINITY, "cut"),
+        ];
+        for (fen, beta, expected) in cases {
+            with_searched_root(fen, SINGULAR_MIN_DEPTH - 1, |searcher, entry| {
+                let static_eval = searcher.evaluate();
+                let verdict =
+                    searcher.singular(entry, SINGULAR_MIN_DEPTH, beta, 0, false, static_eval);
+                let table_score = score_from_table(entry.score, 0);
+                let wanted = match expected {
+                    "extend" => Singular::Extend,
+                    "cut" => Singular::Cut(table_score - SINGULAR_MARGIN * SINGULAR_MIN_DEPTH),
+                    _ => Singular::No,
+                };
+                assert_eq!(verdict, wanted, "{fen}");
+            });
+        }
+    }
+
+    /// 69 quiet moves for White, of which only Rb8 mates.
+    const MANY_QUIETS_ONE_MATE: &str = "7k/6pp/2N1B3/8/BR6/4Q3/3N2K1/8 w - - 0 1";
+
+    /// Every quiet move tried before a quiet cut loses history, however many there were.
+    #[test]
+    fn every_quiet_move_tried_before_a_cut_is_penalized() {
+        let board = Board::from_fen(MANY_QUIETS_ONE_MATE).expect("a named position is legal");
+        let mate = board.parse_move("b4b8").expect("legal");
+        let request = SearchRequest::new(board.clone());
+        let tt = TranspositionTable::new(1);
+        let control = SearchControl::new();
+        let shared = SharedSearch::default();
+        let mut silent = |_: &Report| {};
+        let mut searcher = Searcher::new(&request, &tt, &control, &shared, 0, &mut silent);
+        searcher.path[0] = board.key();
+        // The mate is ordered last of all.
+        searcher.history.penalize(board.side_to_move(), mate, 10);
+        let static_eval = searcher.evaluate();
+        let (score, best) = searcher.search_moves::<INTERIOR>(
+            1,
+            0,
+            MATE_BOUND,
+            0,
+            false,
+            static_eval,
+            MoveHints::default(),
+        );
+        assert_eq!((best, score >= MATE_BOUND), (mate, true));
+        let moves = board.legal_moves();
+        let others = moves.iter().filter(|&&m| m != mate);
+        let spared: Vec<String> = others
+            .filter(|&&m| searcher.history.get(board.side_to_move(), m) >= 0)
+            .map(|m| m.to_string())
+            .collect();
+        assert!(
+            moves.len() > 64 && spared.is_empty(),
+            "not penalized: {spared:?}"
+        );
+    }
+
+    #[test]
+    fn a_shallow_node_is_never_tested() {
+        with_searched_root(
+            QUEEN_TRADE_ON_OFFER,
+            SINGULAR_MIN_DEPTH - 1,
+            |searcher, entry| {
+                let static_eval = searcher.evaluate();
+                let nodes = searcher.nodes;
+                let verdict = searcher.singular(
+                    entry,
+                    SINGULAR_MIN_DEPTH - 1,
+                    INFINITY,
+                    0,
+                    false,
+                    static_eval,
+                );
+                assert_eq!(verdict, Singular::No);
+                assert_eq!(searcher.nodes, nodes, "no search was made");
+            },
+        );
+    }
+}

@@ -1,0 +1,240 @@
+//! One search thread's state, and what every node asks of it: the evaluation (with the
+//! `random` offset), the value of a draw (contempt), repetitions on the path and of the
+//! game, and whether the search must stop.
+//!
+//! Every thread of a search has its own board, killers, history, caches and principal
+//! variation; the threads share the table, the control and [`SharedSearch`]. The rooms
+//! that search with this state add their own `impl` blocks: `iterate` (iterative
+//! deepening at the root), `node` (the move loop, root and interior), `quiesce`.
+
+use super::control::SearchControl;
+use super::eval_cache::EvalCache;
+use super::history::History;
+use super::ordering::UnscoredMoves;
+use super::params::{CHECK_INTERVAL, NOISE_RANGE};
+use super::pv::{BestLine, PvTable};
+use super::request::{Limits, SearchOptions, SearchRequest};
+use super::result::Report;
+use super::score::{DRAW, MAX_PLY};
+use super::shared::SharedSearch;
+use super::tt::{PackedMove, Probe, TranspositionTable};
+use crate::chess::{Board, Move};
+use crate::eval::{self, PawnTable};
+
+/// Where the main thread sends its thinking output; helpers send nothing.
+pub type Reporter<'a> = &'a mut dyn FnMut(&Report);
+
+/// State of one search thread (see the module docs).
+pub struct Searcher<'a> {
+    pub(super) board: Board,
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) control: &'a SearchControl,
+    pub(super) shared: &'a SharedSearch,
+    pub(super) limits: &'a Limits,
+    pub(super) options: SearchOptions,
+    pub(super) report: Reporter<'a>,
+    /// 0 for the main thread, which reports and decides when the search ends.
+    thread: usize,
+    pub(super) nodes: u64,
+    /// Nodes of a helper thread already added to `shared.helper_nodes`.
+    published_nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) stopped: bool,
+    /// Whether a stop by the clock, the node limit or `?` may end the search yet: not
+    /// before the main thread has finished its first iteration (only an abort may).
+    pub(super) may_stop: bool,
+    /// What the main thread last reported, and so what the search returns if it ends now.
+    pub(super) best: Option<BestLine>,
+    /// Keys of the positions on the current path, by ply (for repetitions in the tree).
+    pub(super) path: [u64; MAX_PLY + 1],
+    /// Ply just after the most recent null move on the path (0 if none): positions before
+    /// a null move cannot be repeated by legal play.
+    pub(super) null_floor: usize,
+    pub(super) killers: [[Move; 2]; MAX_PLY + 1],
+    pub(super) history: History,
+    /// Evaluations of positions this thread has seen.
+    eval_cache: EvalCache,
+    /// Pawn shapes this thread has seen, for the evaluation.
+    pawn_table: PawnTable,
+    pub(super) pv: PvTable,
+    /// The root moves searched, best first: each iteration's new best moves to the front.
+    pub(super) root_moves: Vec<Move>,
+}
+
+impl<'a> Searcher<'a> {
+    /// Thread `thread` of the search `request` (0 is the main thread), reporting to
+    /// `report`.
+    pub fn new(
+        request: &'a SearchRequest,
+        tt: &'a TranspositionTable,
+        control: &'a SearchControl,
+        shared: &'a SharedSearch,
+        thread: usize,
+        report: Reporter<'a>,
+    ) -> Searcher<'a> {
+        let SearchRequest {
+            board,
+            limits,
+            options,
+            ..
+        } = request;
+        let mut s = Searcher {
+            board: board.clone(),
+            tt,
+            control,
+            shared,
+            limits,
+            options: *options,
+            report,
+            thread,
+            nodes: 0,
+            published_nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            may_stop: thread != 0,
+            best: None,
+            path: [0; MAX_PLY + 1],
+            null_floor: 0,
+            killers: [[Move::NONE; 2]; MAX_PLY + 1],
+            history: History::new(),
+            eval_cache: EvalCache::new(),
+            pawn_table: PawnTable::new(),
+            pv: PvTable::new(),
+            root_moves: Vec::new(),
+        };
+        s.root_moves = s.ordered_root_moves(request.root_moves.as_deref());
+        s
+    }
+
+    /// The legal root moves (only those of `allowed`, when given), in the move picker's
+    /// order with the table's move first.
+    fn ordered_root_moves(&self, allowed: Option<&[Move]>) -> Vec<Move> {
+        let hash_move = match self.tt.probe(self.board.key()) {
+            Probe::Hit(e) => e.best_move,
+            _ => PackedMove::NONE,
+        };
+        let mut unscored = UnscoredMoves::new();
+        for &m in self.board.legal_moves().iter() {
+            if allowed.is_none_or(|a| a.contains(&m)) {
+                unscored.list_mut().push(m);
+            }
+        }
+        let mut ordered =
+            unscored.score_all(&self.board, hash_move, &[Move::NONE; 2], &self.history);
+        std::iter::from_fn(|| ordered.next_move(&self.board)).collect()
+    }
+
+    pub(super) fn is_main(&self) -> bool {
+        self.thread == 0
+    }
+
+    /// Whether this thread starts its iterations one ply deeper than the main thread, so
+    /// that the threads do not all walk the same tree in step.
+    pub(super) fn starts_deeper(&self) -> bool {
+        self.thread % 2 == 1
+    }
+
+    /// Nodes of all threads of this search: exact for this thread, as last published for
+    /// the helpers (so a single thread counts exactly, and `bench` stays deterministic).
+    pub(super) fn total_nodes(&self) -> u64 {
+        if self.is_main() {
+            self.nodes + self.shared.helper_nodes()
+        } else {
+            self.nodes
+        }
+    }
+
+    pub(super) fn publish_helper_nodes(&mut self) {
+        self.shared
+            .add_helper_nodes(self.nodes - self.published_nodes);
+        self.published_nodes = self.nodes;
+    }
+
+    /// The value of a draw at `ply` for the side to move there: the root's side (even
+    /// plies) counts it `contempt` below equal, its opponent as much above.
+    #[inline]
+    pub(super) fn draw_score(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            DRAW - self.options.contempt
+        } else {
+            DRAW + self.options.contempt
+        }
+    }
+
+    /// The static evaluation, with the `random` offset when one is asked for.
+    #[inline]
+    pub(super) fn evaluate(&mut self) -> i32 {
+        let pawn_table = &mut self.pawn_table;
+        let score = self.eval_cache.evaluate(&self.board, |board| {
+            eval::evaluate_cached(board, pawn_table)
+        });
+        match self.options.noise_seed {
+            None => score,
+            Some(seed) => {
+                // A multiplicative hash of key and seed, folded to -4..=4.
+                let mixed = (self.board.key() ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                #[allow(clippy::cast_possible_truncation, reason = "below NOISE_RANGE")]
+                let noise = ((mixed >> 59) % NOISE_RANGE) as i32 - (NOISE_RANGE / 2) as i32;
+                score + noise
+            }
+        }
+    }
+
+    /// Whether the position at `ply` repeats one earlier on the path (only positions since
+    /// the last capture or pawn move, with the same side to move, can).
+    pub(super) fn is_repetition(&self, ply: usize) -> bool {
+        let key = self.path[ply];
+        let reachable = (self.board.halfmove_clock() as usize).min(ply - self.null_floor);
+        (2..=reachable)
+            .step_by(2)
+            .any(|back| self.path[ply - back] == key)
+    }
+
+    /// Whether the position at `ply` is one of the game's own positions, which the game
+    /// manager keeps in the table: a return to one is a repetition. Checked before the
+    /// horizon too, so a repetition on the last ply is seen. Only possible while no capture
+    /// or pawn move has been made since the root, and not below a null move, whose path
+    /// contains a pretend pass.
+    pub(super) fn returns_to_game_position(&self, ply: usize) -> bool {
+        self.null_floor == 0
+            && self.board.halfmove_clock() as usize >= ply
+            && self.tt.probe(self.path[ply]) == Probe::GamePosition
+    }
+
+    /// Every `CHECK_INTERVAL` nodes: whether to stop (an abort; once the first iteration
+    /// is done, `stop`, the node limit or the hard deadline; for a helper, the main
+    /// thread's end).
+    #[inline]
+    pub(super) fn poll_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.stopped = if self.is_main() {
+                self.control.publish_nodes(self.total_nodes());
+                self.control.abort_requested() || (self.may_stop && self.must_stop())
+            } else {
+                self.publish_helper_nodes();
+                self.control.stop_requested() || self.shared.helpers_must_stop()
+            };
+        }
+        self.stopped
+    }
+
+    /// Whether the main thread must end the search: `stop`, the node limit, the hard
+    /// deadline.
+    pub(super) fn must_stop(&self) -> bool {
+        let nodes = self.total_nodes();
+        self.control.stop_requested()
+            || self.limits.nodes.is_some_and(|n| nodes >= n)
+            || self.control.past_hard_deadline(nodes)
+    }
+
+    /// Whether to start no new iteration: the node limit is reached, or the soft
+    /// deadline scaled by `time_scale` (the best move's stability, a falling score).
+    pub(super) fn time_for_next_iteration_is_up(&self, time_scale: f64) -> bool {
+        let nodes = self.total_nodes();
+        self.limits.nodes.is_some_and(|n| nodes >= n)
+            || self.control.past_soft_deadline(nodes, time_scale)
+    }
+}
