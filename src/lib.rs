@@ -2,8 +2,8 @@
 //!
 //! `chess` holds the rules, `eval` the evaluation, `search` the search, `cecp` the
 //! protocol's text and `game` the game-state manager that joins them; `cli` the
-//! command-line modes; `memory` what the engine does when memory is short. `docs/ARCHITECTURE.md` in the repository shows how they fit
-//! together.
+//! command-line modes; `memory` what the engine does when memory is short.
+//! `docs/ARCHITECTURE.md` in the repository shows how they fit together.
 
 pub mod book;
 pub mod cecp;

@@ -1,31 +1,12 @@
-//! Static evaluation, from the side to move's point of view.
+//! Static evaluation, from the side to move's point of view, in micro-Max 4's units (a
+//! pawn is 74; `to_centipawns` converts for display).
 //!
 //! Every term is a function of the position alone (micro-Max's notes explain why: terms
 //! that depend on how a position was reached drift over a game and can outweigh even a
-//! mate). Values are in micro-Max 4's units, where a pawn is 74; `to_centipawns` converts
-//! for display.
-//!
-//! The terms, most of them ideas from H.G. Muller's micro-Max pages:
-//! material with the bishop above the knight; a centre table; pawn structure (doubled,
-//! isolated, blocked by an own piece, undefendable); castling and king shelter while
-//! pieces remain, a centralised king once they are gone (the frozen, then magnetic king);
-//! micro-Max 4.6's gradual promotion bonus for pawns on the 6th and 7th rank (lost again
-//! when the pawn is captured, because it is a property of the pawn on its square); a
-//! penalty for trading pieces when behind; pressure on the side ahead to push pawns when
-//! the 50-move counter grows; and Coulom's pawn race and an exact KPK verdict once the
-//! defender has no pieces. Last, `endgame` adds the technique of mating a bare king (the
-//! bishop-and-knight corner included) and scales down material that does not win.
-//!
-//! The pawn-only terms and the pawns' files are computed once per pawn structure and kept
-//! in each search thread's [`PawnTable`] (`pawns.rs`).
-//!
-//! Two terms are fitted from games rather than taken from micro-Max: placement tables (a
-//! value per piece type and square, middlegame and endgame, read from the piece's own
-//! side with the files folded onto one wing) and the threat of an enemy pawn to a piece.
-//!
-//! The weights of the terms are data (`weights.rs`), fitted to game results by Texel's
-//! method (`crate::tune`); the special knowledge (pawn race, KPK, mating technique,
-//! scaling) is not tuned.
+//! mate). The weights are data (`weights.rs`), fitted to game results (`crate::tune`); the
+//! pawn-only terms are kept per pawn structure in each search thread's [`PawnTable`]; the
+//! special knowledge (pawn race, KPK, mating technique, scaling) is not tuned.
+//! `docs/ARCHITECTURE.md` lists the terms.
 
 mod endgame;
 pub mod kpk;

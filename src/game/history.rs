@@ -3,8 +3,9 @@
 //!
 //! Every position of the game is entered into the transposition table as a protected
 //! entry that scores as a draw (micro-Max's way of seeing repetitions of the game from
-//! inside the search). This type is the only one that enters or removes them, so the
-//! table's game positions are always exactly the positions held here.
+//! inside the search). This type enters and removes the game's own positions, so the
+//! table holds exactly the positions held here, plus for a while the one a ponder search
+//! predicts (`searching`) and the root of a running search (`search::threads`).
 
 use crate::chess::{Board, Color, Ending, Move};
 use crate::search::TranspositionTable;

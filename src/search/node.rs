@@ -1,21 +1,8 @@
-//! The full-width search, in micro-Max's line: a negamax alpha-beta with principal
-//! variation windows. One move loop serves the root and every interior node (`ROOT` as
-//! a const generic), so the principal-variation search of a move and its re-searches are
-//! written once.
-//!
-//! Before its moves an interior node looks for a quick answer: repetitions (on the path
-//! and of the game, through the table's game positions) and the 50-move rule score as
-//! draws; mate-distance pruning; a node in check is searched one ply deeper (micro-Max
-//! 4.7's check extension); the table cuts or supplies the first move; static-eval
-//! ("reverse futility") cuts and null move prune what is clearly good enough (never in
-//! check, twice in a row, or with only king and pawns: micro-Max's zugzwang guard);
-//! internal iterative deepening finds a first move where the table has none, and
-//! optionally deepens a cut move found there (the self-deepening of H.G. Muller's
-//! micro-Max 4 notes); a hash move that stands well above every alternative is searched
-//! one ply deeper (the singular extension of Anantharaman, Campbell and Hsu's Deep
-//! Thought), and a node where an alternative already beats beta is cut. In the move loop
-//! late quiet moves are searched shallower and again when they surprise, and near the
-//! leaves moves that cannot raise alpha are skipped (futility, late-move pruning).
+//! The full-width search: negamax alpha-beta with principal-variation windows, in
+//! micro-Max's line. One move loop serves the root and every interior node (`ROOT` as a
+//! const generic), so the principal-variation search of a move and its re-searches are
+//! written once; the root differs only in where its moves come from and what it does
+//! with a new best move. `docs/ARCHITECTURE.md` lists what a node tries before its moves.
 
 use super::ordering::UnscoredMoves;
 use super::params::*;

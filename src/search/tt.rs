@@ -9,8 +9,8 @@
 //! Layout: buckets of four 16-byte entries (one 64-byte cache line). Each entry is two
 //! 64-bit words, the key and the data, with the key stored XORed with the data so that a
 //! torn write (two threads storing at once) reads back as a miss instead of as wrong data.
-//! The words are atomics with relaxed ordering, which costs nothing on x86 and lets
-//! several search threads share one table later.
+//! The words are atomics with relaxed ordering, which costs nothing on x86 and lets the
+//! threads of a search share one table.
 
 use super::params::TABLE_AGE_WEIGHT;
 use crate::chess::{Board, Move, PieceType, Square};
