@@ -14,8 +14,11 @@ const RATING_POINTS_PER_CONTEMPT_CP: i32 = 4;
 /// ...up to this much.
 const MAX_RATING_CONTEMPT_CP: i64 = 100;
 /// A human rated this much below us is "much weaker": no draw by agreement unless the
-/// position is dead drawn.
+/// position is dead drawn or our score is below `CLEARLY_LOSING_CP`.
 const MUCH_WEAKER_GAP: i32 = 400;
+/// Our score (centipawns) below which even a much weaker human gets the draw: the rule
+/// keeps the engine from taking cheap draws it should win, never from preferring a loss.
+const CLEARLY_LOSING_CP: i64 = -300;
 /// No resignation before this move number in a game played from the start.
 const RESIGN_NOT_BEFORE_MOVE: u16 = 15;
 
@@ -50,7 +53,7 @@ impl Opponent {
     }
 
     /// A human so much weaker that a draw by agreement is refused unless the position is
-    /// dead drawn.
+    /// dead drawn or the engine is clearly losing.
     pub fn is_much_weaker_human(&self) -> bool {
         !self.is_computer && self.rating_gap().is_some_and(|gap| gap >= MUCH_WEAKER_GAP)
     }
@@ -100,10 +103,10 @@ impl Game {
     }
 
     /// Whether a draw by agreement suits us at `score_cp` (our score, centipawns): when it
-    /// is at least the margin below what a draw is worth to us, and never against a much
-    /// weaker human.
+    /// is at least the margin below what a draw is worth to us; against a much weaker
+    /// human only when we are clearly losing.
     fn accepts_draw(&self, score_cp: i64) -> bool {
-        if self.opponent.is_much_weaker_human() {
+        if self.opponent.is_much_weaker_human() && score_cp >= CLEARLY_LOSING_CP {
             return false;
         }
         let draw_value = -self.contempt_cp();
