@@ -140,6 +140,10 @@ pub struct Game {
     /// Root moves excluded from analysis and play (`exclude`), reset on position change.
     excluded: Vec<Move>,
     debug_accepted: bool,
+    /// The GUI rejected a feature that every GUI reading the extra thinking columns
+    /// accepts (cutechess rejects `analyze` and `playother`; XBoard accepts them): it
+    /// would take the extra columns for PV text.
+    plain_thinking_gui: bool,
     search: Option<RunningSearch>,
     next_search_id: u64,
     /// Pongs held back until the move of the current search is out.
@@ -195,6 +199,7 @@ impl Game {
             time: TimeControl::default(),
             excluded: Vec::new(),
             debug_accepted: false,
+            plain_thinking_gui: false,
             search: None,
             next_search_id: 1,
             pending_pongs: Vec::new(),
@@ -326,15 +331,20 @@ impl Game {
     fn execute(&mut self, command: Command) -> Flow {
         match command {
             Command::Xboard => {}
-            Command::Protover(_) => self.announce_features(),
+            Command::Protover(_) => {
+                self.plain_thinking_gui = false;
+                self.announce_features();
+            }
             Command::Accepted(feature) => {
                 if feature == "debug" {
                     self.debug_accepted = true;
                 }
             }
             Command::Rejected(feature) => {
-                if feature == "debug" {
-                    self.debug_accepted = false;
+                match feature.as_str() {
+                    "debug" => self.debug_accepted = false,
+                    "analyze" | "playother" => self.plain_thinking_gui = true,
+                    _ => {}
                 }
                 log::debug!("GUI rejected feature {feature}");
             }

@@ -52,6 +52,9 @@ pub struct RunningSearch {
     speculative_key: Option<u64>,
     /// A ponder search that ended by itself before the opponent moved.
     finished: Option<SearchResult>,
+    /// A thinking line of this search was shown from the current position (for a ponder
+    /// search: since the hit).
+    line_shown: bool,
 }
 
 /// Thinking lines of the ponder search `search_id`, held back after our move until the
@@ -207,6 +210,7 @@ impl Game {
             handle: Some(handle),
             speculative_key,
             finished: None,
+            line_shown: false,
         });
     }
 
@@ -255,6 +259,8 @@ impl Game {
         self.history.play(m);
         self.excluded.clear();
         s.kind = SearchKind::Think;
+        // The lines shown so far read from the position before the hit.
+        s.line_shown = false;
         if let Some(result) = s.finished.take() {
             // The ponder search already ended: play its move (after a fresh check).
             s.join();
@@ -283,11 +289,30 @@ impl Game {
             if let SearchKind::Ponder { predicted } = kind {
                 line.pv.insert(0, predicted);
             }
-            let extras = self.settings.thinking_extras && self.ics_host.is_none();
-            let thinking = report::thinking_line(self.history.board(), &line, extras);
+            let thinking = report::thinking_line(self.history.board(), &line, self.extras());
             self.send_or_hold(id, Message::Thinking(thinking));
+            if let Some(s) = self.search.as_mut() {
+                s.line_shown = true;
+            }
         }
         self.last_info = Some(info);
+    }
+
+    /// The search's last line as a thinking line from the current position, for a move
+    /// whose search showed none from here (a ponder hit on a search that was done), so
+    /// every move comes with its depth, score and time.
+    fn show_last_line(&self) {
+        if let Some(info) = self.last_info.as_ref().filter(|_| self.post) {
+            let thinking = report::thinking_line(self.history.board(), info, self.extras());
+            self.send(Message::Thinking(thinking));
+        }
+    }
+
+    /// Whether thinking lines carry the extra columns: when the option asks for them and
+    /// the reader takes them as numbers (not a chess-server bridge, not a GUI such as
+    /// cutechess that rejected `analyze` or `playother` at the handshake).
+    fn extras(&self) -> bool {
+        self.settings.thinking_extras && self.ics_host.is_none() && !self.plain_thinking_gui
     }
 
     /// Holds the thinking lines of the ponder search just started after our move (see
@@ -347,6 +372,9 @@ impl Game {
             SearchKind::Think => {
                 let mut s = self.search.take().expect("checked above");
                 s.join();
+                if !s.line_shown {
+                    self.show_last_line();
+                }
                 self.play_engine_move(result);
             }
             SearchKind::Ponder { .. } => {

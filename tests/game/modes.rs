@@ -221,7 +221,9 @@ fn ponder_hit_goes_on_as_thinking_and_debug_comments_need_accepted_debug() {
 }
 
 /// A ponder search that reached its depth limit before the opponent moved: on the hit its
-/// move is played at once, and it is the move its last thinking line expected.
+/// move is played at once, and it is the move its last thinking line expected; that line
+/// is shown again from the new position before the move, so the GUI records a depth,
+/// score and time for this move too.
 #[test]
 fn ponder_hit_after_the_ponder_search_ended_plays_its_move_at_once() {
     let mut d = Driver::new();
@@ -241,13 +243,20 @@ fn ponder_hit_after_the_ponder_search_ended_plays_its_move_at_once() {
     let mut after_hit = d.board().clone();
     after_hit.make_move(after_hit.parse_move(&expected).unwrap());
     let answer = after_hit.parse_san(&answer_san).unwrap().to_string();
+    let lines = d.send_now(&format!("usermove {expected}"));
+    assert_eq!(lines.len(), 3, "{lines:?}");
     assert_eq!(
-        d.send_now(&format!("usermove {expected}")),
-        [
-            format!("# ponder hit on {expected}, search had finished"),
-            format!("move {answer}"),
-        ]
+        lines[0],
+        format!("# ponder hit on {expected}, search had finished")
     );
+    let shown = ThinkingLine::parse(&lines[1]);
+    let rest_of_pv: Vec<&str> = final_line.pv.split_whitespace().skip(1).collect();
+    assert_eq!(shown.pv.split_whitespace().collect::<Vec<_>>(), rest_of_pv);
+    assert_eq!(
+        (shown.depth, shown.score),
+        (final_line.depth, final_line.score)
+    );
+    assert_eq!(lines[2], format!("move {answer}"));
 }
 
 /// A reply other than the expected one stops the ponder search; the engine thinks anew

@@ -230,6 +230,48 @@ fn a_dead_draw_is_offered_once() {
     assert!(second.len() == 1 && is_move(&second[0]), "{second:?}");
 }
 
+/// cutechess-cli's answers to the handshake (1.4.0): it accepts the features it knows
+/// and rejects the others, `analyze` and `playother` among them.
+const CUTECHESS_HANDSHAKE: &[&str] = &[
+    "xboard",
+    "protover 2",
+    "accepted myname",
+    "accepted variants",
+    "accepted ping",
+    "accepted setboard",
+    "rejected playother",
+    "accepted san",
+    "accepted usermove",
+    "accepted time",
+    "rejected draw",
+    "rejected sigint",
+    "accepted reuse",
+    "rejected analyze",
+    "rejected colors",
+    "rejected ics",
+    "accepted name",
+    "rejected pause",
+    "accepted nps",
+    "rejected debug",
+    "accepted memory",
+    "accepted smp",
+    "rejected exclude",
+    "accepted done",
+];
+
+/// XBoard's: it accepts every feature the engine announces.
+const XBOARD_HANDSHAKE: &[&str] = &[
+    "xboard",
+    "protover 2",
+    "accepted playother",
+    "accepted analyze",
+    "accepted draw",
+    "accepted ics",
+    "accepted debug",
+    "accepted exclude",
+    "accepted done",
+];
+
 /// The opponent's reply in the current position of `d`: a shallow search of its own.
 fn opponent_reply(d: &Driver) -> String {
     let mut opponent = Driver::new();
@@ -371,6 +413,19 @@ fn kibitz_and_thinking_format_follow_the_options_and_the_server() {
             None,
             false,
         ),
+        ("cutechess's handshake", CUTECHESS_HANDSHAKE, None, false),
+        ("XBoard's handshake", XBOARD_HANDSHAKE, None, true),
+        (
+            "XBoard's handshake, no extras",
+            &[
+                "xboard",
+                "protover 2",
+                "accepted analyze",
+                "option ThinkingExtras=0",
+            ],
+            None,
+            false,
+        ),
     ];
     for (name, options, summary, extras) in cases {
         let mut d = Driver::new();
@@ -378,6 +433,7 @@ fn kibitz_and_thinking_format_follow_the_options_and_the_server() {
         d.send_all(&["new", "post", SHALLOW]);
         let lines = d.send("usermove e2e4");
         let thinking: Vec<&String> = lines.iter().filter(|l| is_thinking_line(l)).collect();
+        // Extra columns: seven numbers, then a TAB before the PV.
         assert!(!thinking.is_empty(), "{name}");
         assert!(
             thinking.iter().all(|l| l.contains('\t') == *extras),
