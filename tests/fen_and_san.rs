@@ -155,9 +155,9 @@ fn bad_fens_are_rejected_with_the_reason() {
             CastlingContradicted('k'),
         ),
         (
-            "castling with the king away",
+            "castling with the king away (a Chess960 position)",
             "r3k2r/8/8/8/8/8/8/R4K1R w K - 0 1",
-            CastlingContradicted('K'),
+            NotStandardCastling,
         ),
         (
             "bad en-passant text",

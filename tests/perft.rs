@@ -238,7 +238,11 @@ fn perft_reference_positions_full_depth() {
 
 /// Reads `tests/data/perftsuite_126.epd` (FEN ;D1 n ;D2 n ...).
 fn suite() -> Vec<(String, Vec<(u32, u64)>)> {
-    let text = include_str!("data/perftsuite_126.epd");
+    read_suite(include_str!("data/perftsuite_126.epd"))
+}
+
+/// Reads a suite in the form FEN ;D1 n ;D2 n ...
+fn read_suite(text: &str) -> Vec<(String, Vec<(u32, u64)>)> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|line| {
@@ -278,4 +282,22 @@ fn perft_suite_126_shallow() {
 #[ignore = "minutes: every count of the 126-position suite"]
 fn perft_suite_126_full() {
     check_suite(u64::MAX);
+}
+
+/// `tests/data/perft960.epd`: 40 Chess960 positions (24 start positions, 16 with
+/// castling played or at stake) in Shredder-FEN, with Stockfish's counts to depth 5.
+/// Every count, and the board restored after each walk.
+#[test]
+fn perft_chess960_suite() {
+    let mut checked = 0;
+    for (fen, counts) in read_suite(include_str!("data/perft960.epd")) {
+        let start = Board::from_chess960_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for (depth, nodes) in counts {
+            let mut board = start.clone();
+            assert_eq!(perft(&mut board, depth), nodes, "{fen} depth {depth}");
+            assert_eq!(board, start, "{fen}: board not restored");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 200);
 }

@@ -2,7 +2,7 @@
 //! FEN describes and an incrementally updated Zobrist key.
 
 use super::moves::{Move, MoveKind};
-use super::types::{CastlingRights, Color, Piece, PieceType, Square, dir};
+use super::types::{CastleFiles, CastlingRights, Color, Piece, PieceType, Square, dir};
 use super::zobrist::keys;
 
 /// Most pieces one side can have (FEN validation rejects more).
@@ -29,6 +29,12 @@ pub struct Board {
     pub(super) list_index: [u8; 128],
     pub(super) side: Color,
     pub(super) castling: CastlingRights,
+    /// Where the castling rooks and kings started (standard chess or Chess960): fixed for
+    /// a game, like the rules.
+    pub(super) castle_files: CastleFiles,
+    /// The castling rights lost by a move touching each square (dense index), from
+    /// `castle_files`.
+    pub(super) rights_lost: [u8; 64],
     /// Set only when a legal en-passant capture exists, so positions that differ only in
     /// an unusable e.p. square share a key (as the repetition rule requires).
     pub(super) ep: Option<Square>,
@@ -62,6 +68,8 @@ impl Board {
             list_index: [0; 128],
             side: Color::White,
             castling: CastlingRights::NONE,
+            castle_files: CastleFiles::STANDARD,
+            rights_lost: rights_lost_table(CastleFiles::STANDARD),
             ep: None,
             halfmove: 0,
             fullmove: 1,
@@ -92,6 +100,33 @@ impl Board {
     #[inline]
     pub fn castling(&self) -> CastlingRights {
         self.castling
+    }
+
+    /// Where the castling rooks and kings started: the files of standard chess, or those
+    /// of a Chess960 start position.
+    #[inline]
+    pub fn castle_files(&self) -> CastleFiles {
+        self.castle_files
+    }
+
+    /// Sets where the castling pieces started (done once, when the board is built).
+    pub(super) fn set_castle_files(&mut self, files: CastleFiles) {
+        self.castle_files = files;
+        self.rights_lost = rights_lost_table(files);
+    }
+
+    /// The rook's origin and target for castling move `m` (a king move to the g- or
+    /// c-file).
+    #[inline]
+    pub fn castle_rook_squares(&self, m: Move) -> (Square, Square) {
+        let us = self.piece_at(m.from()).color();
+        let kingside = m.to().file() == CastleFiles::king_target_file(true);
+        let rank = us.back_rank();
+        let from = self.castle_files.rook_square(us, kingside);
+        (
+            from,
+            Square::new(CastleFiles::rook_target_file(kingside), rank),
+        )
     }
 
     /// The en-passant target square, only when an e.p. capture is actually legal.
@@ -201,7 +236,7 @@ impl Board {
         let moved = self.squares[from.index()];
         let (rook_from, rook_to) = match m.kind() {
             MoveKind::Castle => {
-                let (a, b) = castle_rook_squares(to);
+                let (a, b) = self.castle_rook_squares(m);
                 (Some(a), Some(b))
             }
             _ => (None, None),
@@ -211,6 +246,8 @@ impl Board {
             _ => None,
         };
         let rook = Piece::new(us, PieceType::Rook);
+        // (In Chess960 the king may land on the rook's square or the rook on the king's:
+        // the targets are read first.)
         let after = |sq: Square| {
             if sq == to {
                 moved
@@ -228,7 +265,12 @@ impl Board {
     /// Whether the move captures something (including en passant).
     #[inline]
     pub fn is_capture(&self, m: Move) -> bool {
-        m.kind() == MoveKind::EnPassant || !self.piece_at(m.to()).is_empty()
+        match m.kind() {
+            MoveKind::EnPassant => true,
+            // In Chess960 the king may land on its own rook's square.
+            MoveKind::Castle => false,
+            _ => !self.piece_at(m.to()).is_empty(),
+        }
     }
 
     /// Whether the move neither captures nor promotes: the moves that history orders and
@@ -241,10 +283,10 @@ impl Board {
     /// Piece a move captures, with its type (en passant captures a pawn).
     #[inline]
     pub fn captured_kind(&self, m: Move) -> Option<PieceType> {
-        if m.kind() == MoveKind::EnPassant {
-            Some(PieceType::Pawn)
-        } else {
-            self.piece_at(m.to()).kind()
+        match m.kind() {
+            MoveKind::EnPassant => Some(PieceType::Pawn),
+            MoveKind::Castle => None,
+            _ => self.piece_at(m.to()).kind(),
         }
     }
 
@@ -382,6 +424,38 @@ impl Board {
 
     /// Moves a piece between squares, keeping its list slot.
     #[inline]
+    /// The rook's squares of a castling of `us` whose king lands on `king_to` (for
+    /// unmaking, when the king no longer stands on the move's origin).
+    fn castle_rook_squares_for(&self, us: Color, king_to: Square) -> (Square, Square) {
+        let kingside = king_to.file() == CastleFiles::king_target_file(true);
+        let from = self.castle_files.rook_square(us, kingside);
+        let to = Square::new(CastleFiles::rook_target_file(kingside), us.back_rank());
+        (from, to)
+    }
+
+    /// Moves the castling king and rook at once: in Chess960 either may land on the
+    /// other's square (or stay on its own), so both leave before either arrives.
+    fn relocate_castling(
+        &mut self,
+        king_from: Square,
+        king_to: Square,
+        rook_from: Square,
+        rook_to: Square,
+    ) {
+        let king = self.squares[king_from.index()];
+        let rook = self.squares[rook_from.index()];
+        let king_slot = self.list_index[king_from.index()];
+        let rook_slot = self.list_index[rook_from.index()];
+        self.squares[king_from.index()] = Piece::EMPTY;
+        self.squares[rook_from.index()] = Piece::EMPTY;
+        for (piece, slot, to) in [(king, king_slot, king_to), (rook, rook_slot, rook_to)] {
+            let (c, t) = (piece.color().index(), piece.type_bits() as usize);
+            self.lists[c][t][slot as usize] = to;
+            self.list_index[to.index()] = slot;
+            self.squares[to.index()] = piece;
+        }
+    }
+
     fn shift_piece(&mut self, from: Square, to: Square) {
         let piece = self.squares[from.index()];
         let (c, t) = (piece.color().index(), piece.type_bits() as usize);
@@ -423,6 +497,7 @@ impl Board {
 
         let captured_sq = match m.kind() {
             MoveKind::EnPassant => to.offset(-us.forward()),
+            MoveKind::Castle => None,
             _ if !self.squares[to.index()].is_empty() => Some(to),
             _ => None,
         };
@@ -435,13 +510,13 @@ impl Board {
             self.halfmove = 0;
         }
         if m.kind() == MoveKind::Castle {
-            let (rook_from, rook_to) = castle_rook_squares(to);
+            let (rook_from, rook_to) = self.castle_rook_squares(m);
             let rook = self.squares[rook_from.index()];
-            self.shift_piece(rook_from, rook_to);
+            self.relocate_castling(from, to, rook_from, rook_to);
             key ^= keys.piece(rook, rook_from) ^ keys.piece(rook, rook_to);
+        } else {
+            self.shift_piece(from, to);
         }
-
-        self.shift_piece(from, to);
         key ^= keys.piece(piece, from) ^ keys.piece(piece, to);
         if let Some(promoted) = m.promoted() {
             let new = Piece::new(us, promoted);
@@ -454,9 +529,13 @@ impl Board {
             self.halfmove = 0;
         }
 
-        let rights = self.castling.after_touching(from).after_touching(to);
-        key ^= keys.castling(self.castling) ^ keys.castling(rights);
-        self.castling = rights;
+        let lost = self.rights_lost[from.index64()] | self.rights_lost[to.index64()];
+        if self.castling.has(lost) {
+            let rights = self.castling.without(lost);
+            let files = self.castle_files;
+            key ^= keys.castling(self.castling, files) ^ keys.castling(rights, files);
+            self.castling = rights;
+        }
 
         self.side = us.flip();
         if us == Color::Black {
@@ -488,10 +567,11 @@ impl Board {
             self.restore_to_list(to, pawn, undo.pawn_slot);
             self.squares[to.index()] = pawn;
         }
-        self.shift_piece(to, from);
         if m.kind() == MoveKind::Castle {
-            let (rook_from, rook_to) = castle_rook_squares(to);
-            self.shift_piece(rook_to, rook_from);
+            let (rook_from, rook_to) = self.castle_rook_squares_for(us, to);
+            self.relocate_castling(to, from, rook_to, rook_from);
+        } else {
+            self.shift_piece(to, from);
         }
         if !undo.captured.is_empty() {
             let csq = if m.kind() == MoveKind::EnPassant {
@@ -622,7 +702,7 @@ impl Board {
     /// Computes the key from scratch (to check the incremental one).
     pub fn compute_key(&self) -> u64 {
         let keys = keys();
-        let mut key = keys.castling(self.castling);
+        let mut key = keys.castling(self.castling, self.castle_files);
         if self.side == Color::Black {
             key ^= keys.side();
         }
@@ -653,6 +733,7 @@ impl PartialEq for Board {
             })
             && self.side == other.side
             && self.castling == other.castling
+            && self.castle_files == other.castle_files
             && self.ep == other.ep
             && self.halfmove == other.halfmove
             && self.fullmove == other.fullmove
@@ -680,13 +761,13 @@ fn first_piece_on_ray<F: Fn(Square) -> Piece>(from: Square, d: i8, piece_at: &F)
     None
 }
 
-/// Rook origin and target for a castling king landing on `king_to` (g- or c-file).
-#[inline]
-pub(super) fn castle_rook_squares(king_to: Square) -> (Square, Square) {
-    let rank = king_to.rank();
-    if king_to.file() == 6 {
-        (Square::new(7, rank), Square::new(5, rank))
-    } else {
-        (Square::new(0, rank), Square::new(3, rank))
-    }
+/// The castling rights lost by a move touching each square (dense index), for castling
+/// pieces that started on `files`.
+fn rights_lost_table(files: CastleFiles) -> [u8; 64] {
+    std::array::from_fn(|index| {
+        let square = Square::all()
+            .find(|sq| sq.index64() == index)
+            .expect("64 squares");
+        files.rights_lost_at(square)
+    })
 }

@@ -6,7 +6,7 @@
 //! is rejected with an error saying what is wrong, so a GUI user sees why.
 
 use super::board::{Board, MAX_PIECES};
-use super::types::{CastlingRights, Color, Piece, PieceType, Square};
+use super::types::{CastleFiles, CastlingRights, Color, Piece, PieceType, Square};
 use nom::{
     IResult, Parser,
     branch::alt,
@@ -50,10 +50,15 @@ pub enum FenError {
     SideToMove(String),
     /// The side that just moved is in check: the position could not have arisen.
     OpponentInCheck,
-    /// A castling field that is neither `-` nor letters from `KQkq`, as found.
+    /// A castling field that is neither `-` nor letters from `KQkq` and the files, as
+    /// found.
     Castling(String),
-    /// A castling right the placement contradicts (king or rook not at home).
+    /// A castling right the placement contradicts (no king on its first rank, no rook on
+    /// the file or side named, the king not between its rooks).
     CastlingContradicted(char),
+    /// Castling rights of Chess960 (king or rook off the e-, a- and h-files) where the
+    /// variant is standard chess.
+    NotStandardCastling,
     /// The en-passant field as found, when it is not `-` or a square.
     EnPassant(String),
     /// The e.p. square is well formed but no double push could have produced it.
@@ -84,8 +89,11 @@ impl fmt::Display for FenError {
             FenError::CastlingContradicted(c) => {
                 write!(
                     f,
-                    "castling right '{c}' without king and rook on their home squares"
+                    "castling right '{c}' without its king and rook on the first rank"
                 )
+            }
+            FenError::NotStandardCastling => {
+                write!(f, "castling from squares of Chess960, not standard chess")
             }
             FenError::EnPassant(s) => write!(f, "bad en-passant field '{s}'"),
             FenError::EnPassantImpossible(sq) => {
@@ -108,6 +116,8 @@ pub struct Setup {
     pub side: Color,
     /// Rights as given; validation rejects those the placement contradicts.
     pub castling: CastlingRights,
+    /// The files of the castling rooks and kings the rights belong to.
+    pub castle_files: CastleFiles,
     /// E.p. square as given; validation checks a double push could have made it.
     pub en_passant: Option<Square>,
     /// Half-moves since the last capture or pawn move.
@@ -122,6 +132,7 @@ impl Default for Setup {
             squares: [None; 64],
             side: Color::White,
             castling: CastlingRights::NONE,
+            castle_files: CastleFiles::STANDARD,
             en_passant: None,
             halfmove: 0,
             fullmove: 1,
@@ -140,35 +151,135 @@ impl Setup {
         self.squares[sq.index64()] = piece;
     }
 
-    /// Castling rights for every king and rook standing on its home square (XBoard's
-    /// edit mode carries no castling field, so engines assume this).
-    pub fn castling_from_placement(&self) -> CastlingRights {
-        let mut rights = CastlingRights::NONE;
+    /// Castling rights for every king and rook standing where castling needs them (XBoard's
+    /// edit mode carries no castling field, so engines assume this): in standard chess the
+    /// king on e and the rooks on a and h; in Chess960 (`chess960`) the king anywhere on its
+    /// first rank and the outermost rook on each side of it, as X-FEN's `KQkq` means.
+    pub fn castling_from_placement(&mut self, chess960: bool) {
+        self.castling = CastlingRights::NONE;
+        self.castle_files = CastleFiles::STANDARD;
         for color in [Color::White, Color::Black] {
             for kingside in [true, false] {
-                if self.castling_pieces_home(color, kingside) {
-                    rights.insert(CastlingRights::flag(color, kingside));
+                let found = if chess960 {
+                    self.outermost_rook(color, kingside)
+                } else {
+                    self.standard_castling_pieces(color, kingside)
+                };
+                if let Some((king_file, rook_file)) = found {
+                    self.grant(color, kingside, king_file, rook_file);
                 }
             }
         }
-        rights
     }
 
-    fn castling_pieces_home(&self, color: Color, kingside: bool) -> bool {
-        let rank = color.back_rank();
-        let rook_file = if kingside { 7 } else { 0 };
-        self.get(Square::new(4, rank)) == Some(Piece::new(color, PieceType::King))
-            && self.get(Square::new(rook_file, rank)) == Some(Piece::new(color, PieceType::Rook))
+    fn grant(&mut self, color: Color, kingside: bool, king_file: u8, rook_file: u8) {
+        self.castling.insert(CastlingRights::flag(color, kingside));
+        self.castle_files.set_king_file(color, king_file);
+        self.castle_files.set_rook_file(color, kingside, rook_file);
+    }
+
+    /// The king and rook files of standard castling, when both stand there.
+    fn standard_castling_pieces(&self, color: Color, kingside: bool) -> Option<(u8, u8)> {
+        let king_file = CastleFiles::STANDARD.king_file(color);
+        let rook_file = CastleFiles::STANDARD.rook_file(color, kingside);
+        let king = self.get(Square::new(king_file, color.back_rank()));
+        (king == Some(Piece::new(color, PieceType::King)) && self.rook_on(color, rook_file))
+            .then_some((king_file, rook_file))
+    }
+
+    /// The file of `color`'s king on its first rank, if it stands there.
+    fn home_king_file(&self, color: Color) -> Option<u8> {
+        let king = Some(Piece::new(color, PieceType::King));
+        (0..8).find(|&file| self.get(Square::new(file, color.back_rank())) == king)
+    }
+
+    fn rook_on(&self, color: Color, file: u8) -> bool {
+        self.get(Square::new(file, color.back_rank())) == Some(Piece::new(color, PieceType::Rook))
+    }
+
+    /// The king's file and the file of the outermost rook on `kingside` of it (or the
+    /// queen's side), both on `color`'s first rank.
+    fn outermost_rook(&self, color: Color, kingside: bool) -> Option<(u8, u8)> {
+        let king_file = self.home_king_file(color)?;
+        let mut files: Box<dyn Iterator<Item = u8>> = if kingside {
+            Box::new((king_file + 1..8).rev())
+        } else {
+            Box::new(0..king_file)
+        };
+        let rook_file = files.find(|&file| self.rook_on(color, file))?;
+        Some((king_file, rook_file))
+    }
+
+    /// Reads one letter of a castling field: `K`/`Q` (and `k`/`q`) for the outermost rook
+    /// on that side of the king (X-FEN), or a rook's file `A`-`H` (`a`-`h`, Shredder-FEN and
+    /// X-FEN's inner rooks).
+    fn read_castling_letter(&mut self, letter: char) -> Result<(), FenError> {
+        let contradicted = || FenError::CastlingContradicted(letter);
+        let color = if letter.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let (king_file, rook_file, kingside) = match letter.to_ascii_lowercase() {
+            'k' | 'q' => {
+                let kingside = letter.eq_ignore_ascii_case(&'k');
+                let (king, rook) = self
+                    .outermost_rook(color, kingside)
+                    .ok_or_else(contradicted)?;
+                (king, rook, kingside)
+            }
+            file @ 'a'..='h' => {
+                let rook_file = file as u8 - b'a';
+                let king_file = self.home_king_file(color).ok_or_else(contradicted)?;
+                if !self.rook_on(color, rook_file) || rook_file == king_file {
+                    return Err(contradicted());
+                }
+                (king_file, rook_file, rook_file > king_file)
+            }
+            _ => return Err(FenError::Castling(letter.to_string())),
+        };
+        let flag = CastlingRights::flag(color, kingside);
+        if self.castling.has(flag) && self.castle_files.rook_file(color, kingside) != rook_file {
+            return Err(contradicted()); // two rooks named for one side
+        }
+        self.grant(color, kingside, king_file, rook_file);
+        Ok(())
+    }
+
+    /// Whether every right held has its king and rook in place: the king on its first
+    /// rank at the right's king file, the rook on the right's file on the side the right
+    /// names. Returns the letter of the first right that has not.
+    fn contradicted_right(&self) -> Option<char> {
+        CastlingRights::EACH
+            .iter()
+            .find_map(|&(_, color, kingside)| {
+                if !self.castling.has(CastlingRights::flag(color, kingside)) {
+                    return None;
+                }
+                let king_file = self.castle_files.king_file(color);
+                let rook_file = self.castle_files.rook_file(color, kingside);
+                let king_home = self.get(Square::new(king_file, color.back_rank()))
+                    == Some(Piece::new(color, PieceType::King));
+                let rook_side = if kingside {
+                    rook_file > king_file
+                } else {
+                    rook_file < king_file
+                };
+                let in_place = king_home && self.rook_on(color, rook_file) && rook_side;
+                let letter = if kingside { 'K' } else { 'Q' };
+                let letter = if color == Color::White {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                };
+                (!in_place).then_some(letter)
+            })
     }
 
     /// Checks the setup and builds the board.
     pub fn into_board(self) -> Result<Board, FenError> {
         self.check_material()?;
-        let unsupported = self.castling.bits() & !self.castling_from_placement().bits();
-        if let Some(&(_, letter)) = CastlingRights::FEN_LETTERS
-            .iter()
-            .find(|&&(flag, _)| unsupported & flag != 0)
-        {
+        if let Some(letter) = self.contradicted_right() {
             return Err(FenError::CastlingContradicted(letter));
         }
         if let Some(ep) = self.en_passant {
@@ -183,6 +294,7 @@ impl Setup {
         }
         board.side = self.side;
         board.castling = self.castling;
+        board.set_castle_files(self.castle_files);
         board.halfmove = self.halfmove;
         board.fullmove = self.fullmove.max(1);
         if board.is_attacked(board.king_square(self.side.flip()), self.side) {
@@ -287,17 +399,10 @@ fn placement(input: &str) -> IResult<&str, Vec<Vec<RankItem>>> {
     all_consuming(separated_list1(char('/'), many0(rank_item))).parse(input)
 }
 
-fn castling_field(input: &str) -> IResult<&str, CastlingRights> {
-    let dash = map(char('-'), |_| CastlingRights::NONE);
-    let letters = map(nom::multi::many1(one_of("KQkq")), |cs: Vec<char>| {
-        let mut r = CastlingRights::NONE;
-        for (flag, letter) in CastlingRights::FEN_LETTERS {
-            if cs.contains(&letter) {
-                r.insert(flag);
-            }
-        }
-        r
-    });
+/// The letters of a castling field (`-` for none): `KQkq` and the files.
+fn castling_field(input: &str) -> IResult<&str, Vec<char>> {
+    let dash = map(char('-'), |_| Vec::new());
+    let letters = nom::multi::many1(one_of("KQkqABCDEFGHabcdefgh"));
     all_consuming(alt((dash, letters))).parse(input)
 }
 
@@ -376,9 +481,12 @@ impl Setup {
             "b" => Color::Black,
             other => return Err(FenError::SideToMove(other.to_string())),
         };
-        setup.castling = castling_field(fields[2])
+        let letters = castling_field(fields[2])
             .map(|(_, c)| c)
             .map_err(|_| FenError::Castling(fields[2].to_string()))?;
+        for letter in letters {
+            setup.read_castling_letter(letter)?;
+        }
         setup.en_passant = en_passant_field(fields[3])
             .map(|(_, e)| e)
             .map_err(|_| FenError::EnPassant(fields[3].to_string()))?;
@@ -398,14 +506,75 @@ impl Setup {
 }
 
 impl Board {
-    /// Reads and validates a FEN.
+    /// Reads and validates a FEN of standard chess (castling only from the e-file king and
+    /// the a- and h-file rooks).
     pub fn from_fen(fen: &str) -> Result<Board, FenError> {
+        let board = Board::from_chess960_fen(fen)?;
+        if !board.castle_files().is_standard_for(board.castling()) {
+            return Err(FenError::NotStandardCastling);
+        }
+        Ok(board)
+    }
+
+    /// Reads and validates a FEN of Chess960 (or standard chess, one of its positions):
+    /// X-FEN (`KQkq` for the outermost rooks, file letters for others) or Shredder-FEN
+    /// (file letters).
+    pub fn from_chess960_fen(fen: &str) -> Result<Board, FenError> {
         Setup::from_fen(fen)?.into_board()
     }
 
-    /// Writes the position as a six-field FEN. The e.p. square appears only when an
-    /// e.p. capture is legal (as in X-FEN and python-chess's default).
+    /// Reads a FEN of standard chess, or else of Chess960: for tools (perft) that take
+    /// either.
+    pub fn from_any_fen(fen: &str) -> Result<Board, FenError> {
+        Board::from_fen(fen).or_else(|_| Board::from_chess960_fen(fen))
+    }
+
+    /// Writes the position as a six-field FEN, castling as X-FEN writes it (`KQkq`, a
+    /// file letter only for a castling rook that is not the outermost on its side: the
+    /// same as plain FEN in standard chess). The e.p. square appears only when an e.p.
+    /// capture is legal (as in X-FEN and python-chess's default).
     pub fn to_fen(&self) -> String {
+        self.fen_with(CastlingNotation::XFen)
+    }
+
+    /// The same with castling in Shredder-FEN (the rooks' files, `HAha`).
+    pub fn to_shredder_fen(&self) -> String {
+        self.fen_with(CastlingNotation::Shredder)
+    }
+
+    /// The castling field in `notation`.
+    fn castling_field(&self, notation: CastlingNotation) -> String {
+        let mut field = String::new();
+        let setup = self.to_setup();
+        for (_, color, kingside) in CastlingRights::EACH {
+            if !self.castling.has(CastlingRights::flag(color, kingside)) {
+                continue;
+            }
+            let file = self.castle_files.rook_file(color, kingside);
+            let outermost = setup.outermost_rook(color, kingside).map(|(_, f)| f) == Some(file);
+            let letter = match notation {
+                CastlingNotation::XFen if outermost => {
+                    if kingside {
+                        'K'
+                    } else {
+                        'Q'
+                    }
+                }
+                _ => char::from(b'A' + file),
+            };
+            field.push(if color == Color::White {
+                letter
+            } else {
+                letter.to_ascii_lowercase()
+            });
+        }
+        if field.is_empty() {
+            field.push('-');
+        }
+        field
+    }
+
+    fn fen_with(&self, notation: CastlingNotation) -> String {
         let mut out = String::with_capacity(90);
         for rank in (0..8).rev() {
             let mut empty = 0;
@@ -436,7 +605,7 @@ impl Board {
         let ep = self.en_passant().map_or("-".to_string(), |s| s.to_string());
         out.push_str(&format!(
             " {side} {} {ep} {} {}",
-            self.castling(),
+            self.castling_field(notation),
             self.halfmove_clock(),
             self.fullmove_number()
         ));
@@ -448,6 +617,7 @@ impl Board {
         let mut setup = Setup {
             side: self.side_to_move(),
             castling: self.castling(),
+            castle_files: self.castle_files(),
             en_passant: self.en_passant(),
             halfmove: self.halfmove_clock(),
             fullmove: self.fullmove_number(),
@@ -461,4 +631,13 @@ impl Board {
         }
         setup
     }
+}
+
+/// How a FEN writes castling rights.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CastlingNotation {
+    /// `KQkq`, with a rook's file only where the castling rook is not the outermost.
+    XFen,
+    /// The rooks' files (`HAha`).
+    Shredder,
 }

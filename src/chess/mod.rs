@@ -18,4 +18,6 @@ pub use moves::{FixedList, MAX_MOVES, Move, MoveKind, MoveList};
 pub use notation::MoveError;
 pub use perft::{divide, perft};
 pub use rules::{Ending, FIFTY_MOVE_PLIES, repetition_count};
-pub use types::{CastlingRights, Color, Piece, PieceType, Square, dir, is_straight, line_step};
+pub use types::{
+    CastleFiles, CastlingRights, Color, Piece, PieceType, Square, dir, is_straight, line_step,
+};

@@ -10,7 +10,9 @@
 
 use super::board::Board;
 use super::moves::{Move, MoveKind, MoveList};
-use super::types::{CastlingRights, Color, Piece, PieceType, Square, dir, is_straight, line_step};
+use super::types::{
+    CastleFiles, CastlingRights, Color, Piece, PieceType, Square, dir, is_straight, line_step,
+};
 
 /// Set of squares as a 128-bit mask over 0x88 indices.
 type SquareSet = u128;
@@ -357,32 +359,45 @@ impl Board {
         })
     }
 
-    /// Castling: right still held, squares between king and rook empty, and the king
-    /// neither in check (the caller ensures) nor passing through or landing on an
-    /// attacked square.
+    /// Castling, by the rules that standard chess and Chess960 share: the right still
+    /// held; every square the king and the rook cross or land on empty but for the two
+    /// of them; the king neither in check (the caller ensures) nor passing through or
+    /// landing on an attacked square, judged with both castling pieces lifted off the
+    /// board (in Chess960 the rook may stand between an attacker and the king's path).
     fn castling_moves(&self, list: &mut MoveList) {
         let us = self.side;
         let them = us.flip();
         let rank = us.back_rank();
-        let king = Square::new(4, rank);
-        let empty = |file: u8| self.squares[Square::new(file, rank).index()].is_empty();
-        let safe = |file: u8| !self.is_attacked(Square::new(file, rank), them);
-        if self.castling.has(CastlingRights::flag(us, true))
-            && empty(5)
-            && empty(6)
-            && safe(5)
-            && safe(6)
-        {
-            list.push(Move::new(king, Square::new(6, rank), MoveKind::Castle));
-        }
-        if self.castling.has(CastlingRights::flag(us, false))
-            && empty(1)
-            && empty(2)
-            && empty(3)
-            && safe(3)
-            && safe(2)
-        {
-            list.push(Move::new(king, Square::new(2, rank), MoveKind::Castle));
+        let king = self.king_square(us);
+        for kingside in [true, false] {
+            if !self.castling.has(CastlingRights::flag(us, kingside)) {
+                continue;
+            }
+            let rook = self.castle_files.rook_square(us, kingside);
+            let king_to = Square::new(CastleFiles::king_target_file(kingside), rank);
+            let rook_to = Square::new(CastleFiles::rook_target_file(kingside), rank);
+            let ours = |sq: Square| sq == king || sq == rook;
+            let crossed = files_between(king, king_to).chain(files_between(rook, rook_to));
+            let clear = crossed
+                .map(|file| Square::new(file, rank))
+                .all(|sq| ours(sq) || self.squares[sq.index()].is_empty());
+            let lifted = |sq: Square| {
+                if ours(sq) {
+                    Piece::EMPTY
+                } else {
+                    self.squares[sq.index()]
+                }
+            };
+            // The king's own square too: when it does not move, the rook leaving may
+            // open a line onto it.
+            let safe = || {
+                files_between(king, king_to)
+                    .map(|file| Square::new(file, rank))
+                    .all(|sq| !self.attacked_with(sq, them, lifted))
+            };
+            if clear && safe() {
+                list.push(Move::new(king, king_to, MoveKind::Castle));
+            }
         }
     }
 
@@ -394,4 +409,9 @@ impl Board {
             list.push(Move::new(from, to, MoveKind::EnPassant));
         }
     }
+}
+
+/// The files from `a` to `b`, both included, in either order.
+fn files_between(a: Square, b: Square) -> std::ops::RangeInclusive<u8> {
+    a.file().min(b.file())..=a.file().max(b.file())
 }

@@ -434,20 +434,118 @@ impl CastlingRights {
         }
     }
 
-    /// Rights that survive a move touching `sq` (as origin or target): a king or rook
-    /// leaving home, or a rook captured at home, loses the matching rights.
+    /// These rights without those in `lost`.
     #[inline]
-    pub const fn after_touching(self, sq: Square) -> CastlingRights {
-        let lost = match sq.raw() {
-            0x00 => Self::WHITE_QUEENSIDE,
-            0x04 => Self::WHITE_KINGSIDE | Self::WHITE_QUEENSIDE,
-            0x07 => Self::WHITE_KINGSIDE,
-            0x70 => Self::BLACK_QUEENSIDE,
-            0x74 => Self::BLACK_KINGSIDE | Self::BLACK_QUEENSIDE,
-            0x77 => Self::BLACK_KINGSIDE,
-            _ => 0,
-        };
+    pub const fn without(self, lost: u8) -> CastlingRights {
         CastlingRights(self.0 & !lost)
+    }
+
+    /// Each right's bit position (0..4), for per-right tables, with its colour and side.
+    pub const EACH: [(usize, Color, bool); 4] = [
+        (0, Color::White, true),
+        (1, Color::White, false),
+        (2, Color::Black, true),
+        (3, Color::Black, false),
+    ];
+}
+
+/// Where the pieces of the castling rights stand: each right's rook file (by right, in
+/// the order of [`CastlingRights::EACH`]) and each side's king file. Standard chess has
+/// the rooks on h and a and the kings on e; Chess960 (Fischer random chess) puts them on
+/// any files with the king between its rooks. The rules are the same for both: the king
+/// ends on the g- or c-file, the rook beside it on the f- or d-file.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+pub struct CastleFiles {
+    rook: [u8; 4],
+    king: [u8; 2],
+}
+
+impl CastleFiles {
+    /// Standard chess.
+    pub const STANDARD: CastleFiles = CastleFiles {
+        rook: [7, 0, 7, 0],
+        king: [4, 4],
+    };
+
+    /// The file where the king ends when castling on `kingside` (g) or not (c).
+    pub const fn king_target_file(kingside: bool) -> u8 {
+        if kingside { 6 } else { 2 }
+    }
+
+    /// The file where the rook ends when castling on `kingside` (f) or not (d).
+    pub const fn rook_target_file(kingside: bool) -> u8 {
+        if kingside { 5 } else { 3 }
+    }
+
+    #[inline]
+    const fn right_index(color: Color, kingside: bool) -> usize {
+        (color as usize) * 2 + if kingside { 0 } else { 1 }
+    }
+
+    /// The rook file of `color`'s right on `kingside` (or the queen's side).
+    #[inline]
+    pub const fn rook_file(self, color: Color, kingside: bool) -> u8 {
+        self.rook[Self::right_index(color, kingside)]
+    }
+
+    /// The rook file of the right with bit position `index` (see [`CastlingRights::EACH`]).
+    #[inline]
+    pub const fn rook_file_of(self, index: usize) -> u8 {
+        self.rook[index]
+    }
+
+    /// `color`'s king file.
+    #[inline]
+    pub const fn king_file(self, color: Color) -> u8 {
+        self.king[color as usize]
+    }
+
+    /// Sets the rook file of `color`'s right on `kingside`.
+    pub fn set_rook_file(&mut self, color: Color, kingside: bool, file: u8) {
+        self.rook[Self::right_index(color, kingside)] = file;
+    }
+
+    /// Sets `color`'s king file.
+    pub fn set_king_file(&mut self, color: Color, file: u8) {
+        self.king[color as usize] = file;
+    }
+
+    /// The rook's home square for `color`'s right on `kingside`.
+    #[inline]
+    pub fn rook_square(self, color: Color, kingside: bool) -> Square {
+        Square::new(self.rook_file(color, kingside), color.back_rank())
+    }
+
+    /// The rights lost by a move that touches `sq`, as origin or target: a king or rook
+    /// leaving home, or a rook captured at home.
+    pub fn rights_lost_at(self, sq: Square) -> u8 {
+        let mut lost = 0;
+        for (index, color, kingside) in CastlingRights::EACH {
+            let flag = CastlingRights::flag(color, kingside);
+            let home_rank = sq.rank() == color.back_rank();
+            let file = sq.file();
+            if home_rank && (file == self.rook[index] || file == self.king_file(color)) {
+                lost |= flag;
+            }
+        }
+        lost
+    }
+
+    /// Whether the held `rights` castle as in standard chess (kings on e, rooks on a/h).
+    pub fn is_standard_for(self, rights: CastlingRights) -> bool {
+        CastlingRights::EACH
+            .iter()
+            .all(|&(index, color, kingside)| {
+                !rights.has(CastlingRights::flag(color, kingside))
+                    || (self.rook[index] == Self::STANDARD.rook[index]
+                        && self.king_file(color) == Self::STANDARD.king_file(color))
+            })
+    }
+}
+
+impl Default for CastleFiles {
+    fn default() -> Self {
+        CastleFiles::STANDARD
     }
 }
 

@@ -6,7 +6,7 @@
 //! computes the same keys, so hash-table behaviour and the `bench` signature are
 //! reproducible. They are generated once and never change afterwards.
 
-use super::types::{CastlingRights, Piece, Square};
+use super::types::{CastleFiles, CastlingRights, Piece, Square};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use std::sync::OnceLock;
 
@@ -21,6 +21,10 @@ pub struct Keys {
     castling: [u64; 16],
     en_passant_file: [u64; 8],
     black_to_move: u64,
+    /// Per right (bit position) and rook file: added for a right held with a rook off its
+    /// standard file (Chess960), so that positions that differ only in which rook castles
+    /// differ in key, while standard positions keep the keys they always had.
+    castle_rook_file: [[u64; 8]; 4],
 }
 
 impl Keys {
@@ -31,6 +35,7 @@ impl Keys {
             castling: [0; 16],
             en_passant_file: [0; 8],
             black_to_move: rng.next_u64(),
+            castle_rook_file: [[0; 8]; 4],
         };
         for row in keys.piece_square.iter_mut() {
             for k in row.iter_mut() {
@@ -48,6 +53,12 @@ impl Keys {
         for k in keys.en_passant_file.iter_mut() {
             *k = rng.next_u64();
         }
+        // Drawn last, so every earlier key is the same as before Chess960 existed.
+        for row in keys.castle_rook_file.iter_mut() {
+            for k in row.iter_mut() {
+                *k = rng.next_u64();
+            }
+        }
         keys
     }
 
@@ -56,9 +67,20 @@ impl Keys {
         self.piece_square[piece.index()][sq.index64()]
     }
 
+    /// The key of `rights` held with the rooks of `files`.
     #[inline]
-    pub fn castling(&self, rights: CastlingRights) -> u64 {
-        self.castling[rights.bits() as usize]
+    pub fn castling(&self, rights: CastlingRights, files: CastleFiles) -> u64 {
+        let mut key = self.castling[rights.bits() as usize];
+        if rights.bits() != 0 && files != CastleFiles::STANDARD {
+            for (index, color, kingside) in CastlingRights::EACH {
+                let file = files.rook_file_of(index);
+                let held = rights.has(CastlingRights::flag(color, kingside));
+                if held && file != CastleFiles::STANDARD.rook_file_of(index) {
+                    key ^= self.castle_rook_file[index][usize::from(file)];
+                }
+            }
+        }
+        key
     }
 
     #[inline]

@@ -84,7 +84,7 @@ fn depth_and_board(args: &[String]) -> Result<(u32, Board), String> {
     } else {
         STARTPOS.to_string()
     };
-    let board = Board::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
+    let board = Board::from_any_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
     Ok((depth, board))
 }
 

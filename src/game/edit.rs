@@ -1,7 +1,7 @@
 //! Edit mode: XBoard's way of setting up a position when `setboard` is not used (`edit`,
 //! then one line per piece, `c` for the other colour, `#` to clear, `.` to finish).
 
-use super::{Game, Mode};
+use super::{Game, Mode, Variant};
 use crate::cecp::{self, EditCommand, Message, ParseError};
 use crate::chess::{Color, Piece, PieceType, Setup, Square};
 
@@ -77,7 +77,7 @@ impl Game {
             mut setup, resume, ..
         } = *session;
         self.mode = resume;
-        setup.castling = setup.castling_from_placement();
+        setup.castling_from_placement(self.variant == Variant::Chess960);
         setup.en_passant = None;
         setup.halfmove = 0;
         setup.fullmove = 1;

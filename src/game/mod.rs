@@ -100,6 +100,17 @@ pub enum Flow {
     Quit,
 }
 
+/// The rules the GUI asked for (`variant`): standard chess, or Chess960 (Fischer random
+/// chess), which differs only in where the castling pieces start, how castling is written
+/// (`O-O`, as XBoard and python-chess write it in that variant) and which FENs are read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// `variant normal`, and every game after `new`.
+    Normal,
+    /// `variant fischerandom`.
+    Chess960,
+}
+
 /// Whose moves the engine makes, and what it does while it waits.
 enum Mode {
     /// `force`: the engine plays neither side; moves are only applied.
@@ -129,6 +140,7 @@ pub struct Game {
     events: Sender<Event>,
     history: GameHistory,
     mode: Mode,
+    variant: Variant,
     /// A result was claimed or announced: the engine makes no more moves of its own until
     /// a new game or position (the GUI's moves are still applied).
     game_over: bool,
@@ -191,6 +203,7 @@ impl Game {
             events,
             history: GameHistory::new(Board::startpos(), table),
             mode: Mode::Play(Color::Black),
+            variant: Variant::Normal,
             game_over: false,
             ponder_enabled: false,
             post: false,
