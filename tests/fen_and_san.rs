@@ -353,3 +353,42 @@ fn coordinate_reading() {
     assert_eq!(castle.parse_coordinate("é1e3"), Err(MoveError::Syntax));
     assert_eq!(castle.parse_move("Kf1").unwrap().to_string(), "e1f1");
 }
+
+/// Chess960 castling fields: X-FEN's `KQkq` names the outermost rook on each side of the
+/// king, a file letter any other; Shredder-FEN names every rook by its file. Each reads
+/// back to the same position and is written back in its own form; positions that differ
+/// only in which rook may castle differ in key.
+#[test]
+fn chess960_castling_fields_read_and_write_both_forms() {
+    // (X-FEN, Shredder-FEN) of the same position
+    let cases = [
+        (
+            "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1",
+            "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
+        ),
+        // The inner of two kingside rooks castles: X-FEN names it by its file.
+        (
+            "4k3/8/8/8/8/8/8/R3K1RR w GQ - 0 1",
+            "4k3/8/8/8/8/8/8/R3K1RR w GA - 0 1",
+        ),
+    ];
+    for (xfen, shredder) in cases {
+        let a = Board::from_chess960_fen(xfen).unwrap();
+        let b = Board::from_chess960_fen(shredder).unwrap();
+        assert_eq!(a, b, "{xfen}");
+        assert_eq!(a.to_fen(), xfen);
+        assert_eq!(a.to_shredder_fen(), shredder);
+    }
+    let inner = Board::from_chess960_fen("4k3/8/8/8/8/8/8/R3K1RR w G - 0 1").unwrap();
+    let outer = Board::from_chess960_fen("4k3/8/8/8/8/8/8/R3K1RR w H - 0 1").unwrap();
+    assert_ne!(inner.key(), outer.key());
+    assert_eq!(outer.to_fen(), "4k3/8/8/8/8/8/8/R3K1RR w K - 0 1");
+    // Standard chess reads only standard castling, and keeps its keys.
+    assert!(Board::from_fen(cases[0].0).is_err());
+    let start = ferrimax::chess::STARTPOS;
+    let standard = Board::from_fen(start).unwrap();
+    assert_eq!(
+        Board::from_chess960_fen(start).unwrap().key(),
+        standard.key()
+    );
+}

@@ -77,6 +77,17 @@ fn python_chess_soak_alternating_play_analysis_and_undo() {
     assert!(stdout.contains(", 0 faults"), "{stdout}");
 }
 
+/// Chess960 against python-chess's move generator on random positions with castling at
+/// every stage (tests/peers/chess960_check.py), and python-chess playing a Chess960 game
+/// with the engine and analysing with it, without a warning.
+#[test]
+#[ignore = "needs python-chess (installed by .ci/run)"]
+fn chess960_agrees_with_python_chess_and_plays_through_it() {
+    let (stdout, stderr) = run_peer_script("chess960_check.py", &["--walks", "40"]);
+    assert!(stdout.contains("all ok"), "{stdout}");
+    assert!(!stderr.contains("WARNING"), "{stderr}");
+}
+
 /// KQK, KRK, KBBK and KBNK (with the lone king starting near the corner the bishop does
 /// not cover) are mated within the 50-move rule against Stockfish's defence
 /// (tests/peers/basic_mates.py; fixed depth and nodes, so machine load does not matter).

@@ -13,7 +13,7 @@ mod types;
 mod zobrist;
 
 pub use board::{Board, Undo};
-pub use fen::{FenError, STARTPOS, Setup};
+pub use fen::{CastlingNotation, FenError, STARTPOS, Setup};
 pub use moves::{FixedList, MAX_MOVES, Move, MoveKind, MoveList};
 pub use notation::MoveError;
 pub use perft::{divide, perft};

@@ -6,7 +6,7 @@
 
 use super::board::Board;
 use super::moves::{Move, MoveKind};
-use super::types::{PieceType, Square};
+use super::types::{CastleFiles, PieceType, Square};
 use std::fmt;
 
 /// Why a move text was refused.
@@ -51,13 +51,16 @@ impl Board {
             },
         };
         let piece = self.piece_at(from);
-        // King takes own rook: the castling encoding some GUIs use.
+        // King takes its own castling rook: how Polyglot books, python-chess's UCI side and
+        // some GUIs write castling (in Chess960 the only coordinate form that cannot be
+        // a king step).
         if piece.kind() == Some(PieceType::King)
             && self.piece_at(to).is(piece.color(), PieceType::Rook)
-            && from.rank() == to.rank()
         {
-            let file = if to.file() > from.file() { 6 } else { 2 };
-            to = Square::new(file, from.rank());
+            let kingside = to.file() > from.file();
+            if self.castle_files().rook_square(piece.color(), kingside) == to {
+                to = Square::new(CastleFiles::king_target_file(kingside), from.rank());
+            }
         }
         let legal = self.legal_moves();
         let found = legal.iter().copied().find(|m| {
@@ -117,6 +120,17 @@ impl Board {
         }
     }
 
+    /// Writes a move in coordinate notation as CECP sends it: castling as the king's
+    /// two-square step (`e1g1`) in standard chess, and as `O-O` / `O-O-O` in Chess960
+    /// (`chess960`), where XBoard and python-chess write it so because the king's step
+    /// may be a plain king move there, or no step at all.
+    pub fn coordinate(&self, m: Move, chess960: bool) -> String {
+        match m.kind() {
+            MoveKind::Castle if chess960 => self.san_without_check(m),
+            _ => m.to_string(),
+        }
+    }
+
     /// Writes a legal move in SAN, with `+` or `#`.
     pub fn san(&self, m: Move) -> String {
         let mut out = self.san_without_check(m);
@@ -130,7 +144,8 @@ impl Board {
 
     fn san_without_check(&self, m: Move) -> String {
         if m.kind() == MoveKind::Castle {
-            return if m.to().file() == 6 { "O-O" } else { "O-O-O" }.to_string();
+            let kingside = m.to().file() == CastleFiles::king_target_file(true);
+            return if kingside { "O-O" } else { "O-O-O" }.to_string();
         }
         let kind = self.piece_at(m.from()).kind().unwrap_or(PieceType::Pawn);
         let capture = self.is_capture(m);

@@ -445,7 +445,14 @@ fn king(board: &Board, w: &Weights, pawns: &PawnFiles, color: Color, phase: i32)
     let mut middlegame = -w.king_advance * rank;
     let file = sq.file();
     let castled_file = file <= 2 || file >= 6;
-    if rank == 0 && castled_file {
+    let rights = board.castling();
+    let may_castle = [true, false]
+        .into_iter()
+        .filter(|&kingside| rights.has(crate::chess::CastlingRights::flag(color, kingside)))
+        .count();
+    // A king on a wing with its castling rights still held has not castled: a Chess960
+    // king that starts there (in standard chess the rights keep the king on e).
+    if rank == 0 && castled_file && may_castle == 0 {
         middlegame += w.castled;
         let shelter_files = if file <= 2 { 0..3 } else { 5..8 };
         for f in shelter_files {
@@ -455,12 +462,7 @@ fn king(board: &Board, w: &Weights, pawns: &PawnFiles, color: Color, phase: i32)
             }
         }
     }
-    let rights = board.castling();
-    for kingside in [true, false] {
-        if rights.has(crate::chess::CastlingRights::flag(color, kingside)) {
-            middlegame += w.castling_right;
-        }
-    }
+    middlegame += w.castling_right * i32::try_from(may_castle).unwrap_or(0);
     let endgame = w.king_centre * centrality(sq);
     blend(middlegame, endgame, phase)
 }

@@ -60,7 +60,8 @@ pub struct Weights {
     pub rook_half_open_file: i32,
     /// A rook on its 7th rank with the enemy king on the 8th.
     pub rook_seventh_rank: i32,
-    /// Middlegame: king castled (on the b/c or g/h file of its first rank).
+    /// Middlegame: king castled (on the b/c or g/h file of its first rank, its castling
+    /// rights gone).
     pub castled: i32,
     /// Middlegame: each castling right still held.
     pub castling_right: i32,

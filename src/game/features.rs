@@ -10,7 +10,7 @@ impl Game {
         self.send(Message::Feature(vec![Feature::Done(false)]));
         self.send(Message::Feature(vec![
             Feature::MyName(ENGINE_NAME.to_string()),
-            Feature::Variants("normal".to_string()),
+            Feature::Variants("normal,fischerandom".to_string()),
             Feature::Ping(true),
             Feature::SetBoard(true),
             Feature::PlayOther(true),

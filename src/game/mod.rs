@@ -35,7 +35,7 @@ mod terminal;
 pub use io::{Input, Out, install_signal_handlers};
 
 use crate::cecp::{self, Command, ErrorKind, Message, ParseError};
-use crate::chess::{Board, Color, Move};
+use crate::chess::{Board, CastlingNotation, Color, Move};
 use crate::eval;
 use crate::search::{Info, Report, SearchOptions, SearchResult, TranspositionTable};
 use clock::{TimeControl, TimeMode};
@@ -141,6 +141,9 @@ pub struct Game {
     history: GameHistory,
     mode: Mode,
     variant: Variant,
+    /// How the GUI writes castling in FENs (Shredder-FEN's rook files, or X-FEN), so the
+    /// FENs the engine shows read as the GUI's own.
+    fen_castling: CastlingNotation,
     /// A result was claimed or announced: the engine makes no more moves of its own until
     /// a new game or position (the GUI's moves are still applied).
     game_over: bool,
@@ -156,6 +159,10 @@ pub struct Game {
     /// accepts (cutechess rejects `analyze` and `playother`; XBoard accepts them): it
     /// would take the extra columns for PV text.
     plain_thinking_gui: bool,
+    /// The GUI accepted `analyze` (XBoard does): it reads `stat01`, the answer to `.`.
+    /// python-chess sends `.` when it stops an analysis but takes any answer for
+    /// unexpected output and warns, so it gets none.
+    stat01_reader: bool,
     search: Option<RunningSearch>,
     next_search_id: u64,
     /// Pongs held back until the move of the current search is out.
@@ -204,6 +211,7 @@ impl Game {
             history: GameHistory::new(Board::startpos(), table),
             mode: Mode::Play(Color::Black),
             variant: Variant::Normal,
+            fen_castling: CastlingNotation::XFen,
             game_over: false,
             ponder_enabled: false,
             post: false,
@@ -213,6 +221,7 @@ impl Game {
             excluded: Vec::new(),
             debug_accepted: false,
             plain_thinking_gui: false,
+            stat01_reader: false,
             search: None,
             next_search_id: 1,
             pending_pongs: Vec::new(),
@@ -346,13 +355,14 @@ impl Game {
             Command::Xboard => {}
             Command::Protover(_) => {
                 self.plain_thinking_gui = false;
+                self.stat01_reader = false;
                 self.announce_features();
             }
-            Command::Accepted(feature) => {
-                if feature == "debug" {
-                    self.debug_accepted = true;
-                }
-            }
+            Command::Accepted(feature) => match feature.as_str() {
+                "debug" => self.debug_accepted = true,
+                "analyze" => self.stat01_reader = true,
+                _ => {}
+            },
             Command::Rejected(feature) => {
                 match feature.as_str() {
                     "debug" => self.debug_accepted = false,
@@ -363,11 +373,7 @@ impl Game {
             }
             Command::Uci => self.error(ErrorKind::UnknownCommand, "uci"),
             Command::New => self.new_game(),
-            Command::Variant(name) => {
-                if name != "normal" {
-                    self.error(ErrorKind::UnsupportedVariant, &name);
-                }
-            }
+            Command::Variant(name) => self.set_variant(&name),
             Command::Force => {
                 self.abort_search();
                 self.mode = Mode::Force;
@@ -448,6 +454,31 @@ impl Game {
 
     // ------------------------------------------------------------- small commands
 
+    /// `variant NAME`: standard chess or Chess960; any other variant is refused and
+    /// changes nothing. The position stays (XBoard sends `new` first, and the start
+    /// position is one of Chess960's).
+    fn set_variant(&mut self, name: &str) {
+        self.variant = match name {
+            "normal" => Variant::Normal,
+            "fischerandom" => Variant::Chess960,
+            _ => return self.error(ErrorKind::UnsupportedVariant, name),
+        };
+    }
+
+    /// A move as the GUI reads it in this variant (castling as `O-O` in Chess960).
+    fn move_text(&self, m: Move) -> String {
+        self.board()
+            .coordinate(m, self.variant == Variant::Chess960)
+    }
+
+    /// The position's FEN, castling written as the GUI writes it.
+    fn fen(&self) -> String {
+        match self.fen_castling {
+            CastlingNotation::XFen => self.board().to_fen(),
+            CastlingNotation::Shredder => self.board().to_shredder_fen(),
+        }
+    }
+
     fn ping(&mut self, token: String) {
         if self.is_thinking() {
             self.pending_pongs.push(token);
@@ -462,9 +493,11 @@ impl Game {
         }
     }
 
+    /// `.`: the progress of a running analysis, for a GUI that reads it.
     fn status(&self) {
         if let Some(s) = &self.search
             && s.kind == SearchKind::Analyze
+            && self.stat01_reader
         {
             let stat = report::stat01(self.board(), &s.control.progress());
             self.send(Message::Stat01(stat));

@@ -40,6 +40,11 @@ impl Game {
         if i64::from(board.fullmove_number()) > self.settings.book_depth {
             return Vec::new();
         }
+        // A Polyglot key knows castling rights only from the standard squares: in a
+        // Chess960 position castling elsewhere, it would be another position's key.
+        if !board.castle_files().is_standard_for(board.castling()) {
+            return Vec::new();
+        }
         book.moves(board)
     }
 

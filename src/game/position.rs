@@ -3,9 +3,9 @@
 
 use super::policy::Opponent;
 use super::searching::SearchKind;
-use super::{Game, Mode};
+use super::{Game, Mode, Variant};
 use crate::cecp::{ErrorKind, Message, MoveSet};
-use crate::chess::{Board, Color};
+use crate::chess::{Board, CastlingNotation, Color};
 
 impl Game {
     /// The position or the set of root moves changed: exclusions lapse and an analysis
@@ -29,6 +29,8 @@ impl Game {
 
     pub(super) fn new_game(&mut self) {
         self.abort_search();
+        self.variant = Variant::Normal;
+        self.fen_castling = CastlingNotation::XFen;
         self.reset_position(Board::startpos());
         if self.mode != Mode::Analyze {
             self.mode = Mode::Play(Color::Black);
@@ -41,7 +43,11 @@ impl Game {
     }
 
     pub(super) fn set_board(&mut self, fen: &str) {
-        let board = match Board::from_fen(fen) {
+        let read = match self.variant {
+            Variant::Normal => Board::from_fen(fen),
+            Variant::Chess960 => Board::from_chess960_fen(fen),
+        };
+        let board = match read {
             Ok(board) => board,
             Err(e) => {
                 // Refused before anything is touched: a running search goes on.
@@ -51,6 +57,7 @@ impl Game {
             }
         };
         self.abort_search();
+        self.fen_castling = castling_notation_of(fen);
         self.reset_position(board);
         self.position_changed();
     }
@@ -156,5 +163,19 @@ impl Game {
             }
         }
         self.refresh_analysis();
+    }
+}
+
+/// How `fen` writes castling: Shredder-FEN when its castling field names a rook by its
+/// file, X-FEN otherwise.
+fn castling_notation_of(fen: &str) -> CastlingNotation {
+    let field = fen.split_whitespace().nth(2).unwrap_or("-");
+    if field
+        .chars()
+        .any(|c| c.is_ascii_alphabetic() && !"KQkq".contains(c))
+    {
+        CastlingNotation::Shredder
+    } else {
+        CastlingNotation::XFen
     }
 }

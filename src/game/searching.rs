@@ -418,6 +418,7 @@ impl Game {
     pub(super) fn finish_own_move(&mut self, m: Move, summary: &str, ponder_move: Option<Move>) {
         // A draw offer stands until our move; this one answered it or let it lapse.
         self.draw_offer_pending = false;
+        let text = self.move_text(m);
         self.history.play(m);
         self.excluded.clear();
         if matches!(
@@ -426,7 +427,7 @@ impl Game {
         ) {
             self.send(Message::OfferDraw);
         }
-        self.send(Message::Move(m.to_string()));
+        self.send(Message::Move(text));
         let over = self.claim_if_over();
         if !over {
             self.publish_summary(summary);
@@ -474,7 +475,7 @@ impl Game {
             .or_else(|| self.history.table().best_move(board))
             .or_else(|| quick_search(board));
         if let Some(m) = suggestion {
-            self.send(Message::Hint(m.to_string()));
+            self.send(Message::Hint(self.move_text(m)));
         }
     }
 

@@ -32,7 +32,7 @@ impl Game {
         for line in diagram(board) {
             self.send(Message::Note(line));
         }
-        self.send(Message::Note(format!("FEN: {}", board.to_fen())));
+        self.send(Message::Note(format!("FEN: {}", self.fen())));
         let side = match board.side_to_move() {
             Color::White => "White",
             Color::Black => "Black",

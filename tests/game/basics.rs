@@ -13,7 +13,7 @@ fn protover_announces_every_feature_between_done_0_and_done_1() {
     let mut d = Driver::new();
     assert_eq!(d.send("xboard"), SILENT);
     let features = format!(
-        "feature myname=\"{ENGINE_NAME}\" variants=\"normal\" ping=1 setboard=1 playother=1 \
+        "feature myname=\"{ENGINE_NAME}\" variants=\"normal,fischerandom\" ping=1 setboard=1 playother=1 \
          san=0 usermove=1 time=1 draw=1 sigint=0 reuse=1 analyze=1 colors=0 ics=1 \
          name=1 pause=0 nps=1 debug=1 memory=1 smp=1 exclude=1"
     );

@@ -8,6 +8,7 @@ mod common;
 
 mod bad_input;
 mod basics;
+mod chess960;
 mod ics;
 mod modes;
 mod play;

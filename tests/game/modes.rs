@@ -25,12 +25,19 @@ fn wait_restart(d: &mut Driver) -> String {
 }
 
 /// Analysis runs until told otherwise, answers `.` with `stat01` and `ping` at once, and
-/// never prints a move.
+/// never prints a move. `stat01` goes only to a GUI that accepted `analyze` at the
+/// handshake (XBoard does); python-chess, which sends `.` as it stops an analysis and
+/// warns of any answer, gets none.
 #[test]
 fn analyze_searches_until_told_and_answers_dot_and_ping() {
     const STAT01_NUMBERS: usize = 5;
+    let mut quiet = Driver::new();
+    quiet.send_all(&["xboard", "protover 2", "accepted memory", "new", "force"]);
+    quiet.send_all(&["post", "analyze"]);
+    quiet.wait_thinking();
+    assert_eq!(quiet.send_now("."), SILENT, "no stat01 for python-chess");
     let mut d = Driver::new();
-    d.send_all(&["new", "force", "post"]);
+    d.send_all(&["accepted analyze", "new", "force", "post"]);
     assert_eq!(d.send("analyze"), SILENT);
     let (_, before) = d.wait_for(is_thinking_line);
     assert_eq!(before, SILENT);
@@ -376,7 +383,14 @@ fn several_threads_play_ponder_analyse_and_stop() {
     assert!(board_after(&["e2e4"]).parse_move(reply).is_ok(), "{reply}");
     // Pondering runs with the same threads; a move that misses the prediction restarts.
     assert_eq!(d.send_now("option Threads=3"), SILENT);
-    d.send_all(&["force", "new", "force", "post", "analyze"]);
+    d.send_all(&[
+        "accepted analyze",
+        "force",
+        "new",
+        "force",
+        "post",
+        "analyze",
+    ]);
     let mut nodes = Vec::new();
     for _ in 0..3 {
         let line = d.wait_thinking();
