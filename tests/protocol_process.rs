@@ -389,6 +389,22 @@ fn ponder_lines_come_without_a_next_line_too() {
     e.wait_for(PROMPT, is_thinking);
 }
 
+/// A limited strength is done searching in a moment, yet takes a natural share of its
+/// clock (what full strength would plan), not an instant: here a 10-second clock.
+#[test]
+fn a_level_takes_a_share_of_its_clock() {
+    let mut e = Engine::ready();
+    e.send_all(&["new", "force", "option LimitStrength=1", "option Elo=1000"]);
+    e.send_all(&["level 0 0:10 0", "time 1000", "otim 1000"]);
+    let sent = Instant::now();
+    e.send("go");
+    e.expect_move(Duration::from_secs(10));
+    let took = sent.elapsed();
+    eprintln!("a level's move on a 10 s clock took {took:?}");
+    assert!(took >= Duration::from_millis(100), "{took:?}");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+}
+
 // ------------------------------------------------------------- edges of the machine
 
 /// Black, a rook down, can return to a position of the game: a draw it takes at once, but

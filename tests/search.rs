@@ -434,7 +434,7 @@ fn the_result_is_the_line_reported_last() {
             let request = SearchRequest::new(board.clone()).limits(nodes(step * NODES_PER_STEP));
             let mut last = None;
             let result = search::search(&request, &tt, &SearchControl::new(), &mut |r| {
-                let (search::Report::Iteration(info) | search::Report::NewBest(info)) = r;
+                let info = r.info();
                 last = Some(info.clone());
             });
             let last = last.unwrap_or_else(|| panic!("{fen}: no line reported"));

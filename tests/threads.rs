@@ -138,7 +138,7 @@ fn a_two_thread_search_plays_legally_and_counts_every_thread() {
         let mut reported = Vec::new();
         let request = SearchRequest::new(board.clone()).depth(8).threads(2);
         let result = search::search(&request, &tt, &SearchControl::new(), &mut |r| {
-            let (search::Report::Iteration(info) | search::Report::NewBest(info)) = r;
+            let info = r.info();
             reported.push(info.nodes);
         });
         assert!(board.is_legal(result.best_move), "{name}");

@@ -68,6 +68,12 @@ pub struct Settings {
     pub book_depth: i64,
     /// 0 plays the heaviest book move; 100 chooses in proportion to the weights.
     pub book_variety: i64,
+    /// Lines an analysis shows (multi-PV).
+    pub multi_pv: i64,
+    /// Play at the strength `elo` instead of full strength.
+    pub limit_strength: bool,
+    /// The playing strength asked for, in Elo (with `limit_strength`).
+    pub elo: i64,
     /// Names of the options the user set (the others follow the situation: a chess
     /// server turns resignation and whispers on).
     explicit: Vec<&'static str>,
@@ -88,6 +94,9 @@ impl Default for Settings {
             book: String::new(),
             book_depth: 0,
             book_variety: 0,
+            multi_pv: 0,
+            limit_strength: false,
+            elo: 0,
             explicit: Vec::new(),
         };
         for spec in OPTIONS {
@@ -246,7 +255,35 @@ const OPTIONS: &[OptionSpec] = &[
             value: |s| &mut s.thinking_extras,
         },
     },
+    OptionSpec {
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_LINES,
+            value: |s| &mut s.multi_pv,
+        },
+    },
+    OptionSpec {
+        name: "LimitStrength",
+        kind: Kind::Check {
+            default: false,
+            value: |s| &mut s.limit_strength,
+        },
+    },
+    OptionSpec {
+        name: "Elo",
+        kind: Kind::Spin {
+            default: 2000,
+            min: 1000,
+            max: 2800,
+            value: |s| &mut s.elo,
+        },
+    },
 ];
+
+/// The most lines an analysis shows at once (`MultiPV`).
+const MAX_LINES: i64 = 64;
 
 /// Why an option could not be set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -384,13 +421,14 @@ impl Game {
     pub(super) fn change_settings(&mut self, change: impl FnOnce(&mut Settings)) {
         let old_book = self.settings.book.clone();
         let old_threads = self.settings.threads;
+        let old_lines = self.settings.multi_pv;
         change(&mut self.settings);
         log::debug!("settings now {:?}", self.settings);
         if self.settings.hash_mb != self.table_made_for_mb {
             self.resize_hash();
-        } else if self.settings.threads != old_threads {
-            // A search uses the threads it started with: an analysis starts over with the
-            // new number, a game's next search will use it.
+        } else if self.settings.threads != old_threads || self.settings.multi_pv != old_lines {
+            // A search uses the threads and lines it started with: an analysis starts over
+            // with the new ones, a game's next search will use them.
             self.refresh_analysis();
         }
         if self.settings.book != old_book {

@@ -13,6 +13,7 @@ use crate::chess::{Color, Ending, Move};
 use crate::eval;
 use crate::search::{
     self, Budget, Limits, Report, SEARCH_STACK_BYTES, SearchControl, SearchRequest, SearchResult,
+    Strength,
 };
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -161,7 +162,20 @@ impl Game {
     fn think_limits(&self) -> Limits {
         let session_start = self.time.session_start_ply();
         let made = self.history.moves_of_side_to_move_since(session_start);
-        self.time.limits(made)
+        let mut limits = self.time.limits(made);
+        if self.settings.limit_strength {
+            // A level is done in a moment: it still takes the time full strength would plan.
+            limits.min_time = Budget::for_limits(&limits).map(|budget| budget.soft);
+        }
+        limits
+    }
+
+    /// The strength to play at, when the options limit it.
+    fn strength(&self) -> Option<Strength> {
+        let elo = u32::try_from(self.settings.elo).unwrap_or(0);
+        self.settings
+            .limit_strength
+            .then(|| Strength::new(elo, rand::random::<u64>()))
     }
 
     pub(super) fn start_search(&mut self, kind: SearchKind) {
@@ -182,8 +196,11 @@ impl Game {
         }
         let mut options = self.search_options;
         options.noise_seed = self.random.then(|| rand::random::<u64>() | 1);
-        if kind != SearchKind::Analyze {
+        if kind == SearchKind::Analyze {
+            options.lines = usize::try_from(self.settings.multi_pv).unwrap_or(1);
+        } else {
             options.contempt = eval::from_centipawns(self.contempt_cp());
+            options.strength = self.strength();
         }
         let request = SearchRequest {
             board,
@@ -281,7 +298,7 @@ impl Game {
         let Some(kind) = self.search.as_ref().filter(|s| s.id == id).map(|s| s.kind) else {
             return; // from a search already forgotten
         };
-        let (Report::Iteration(info) | Report::NewBest(info)) = report;
+        let info = report.info().clone();
         if self.post {
             // Ponder lines start with the reply we expect, so they read from the position
             // the GUI shows.
@@ -295,7 +312,10 @@ impl Game {
                 s.line_shown = true;
             }
         }
-        self.last_info = Some(info);
+        // Further lines of a multi-PV analysis are shown, never taken for the best.
+        if !matches!(report, Report::OtherLine(_)) {
+            self.last_info = Some(info);
+        }
     }
 
     /// The search's last line as a thinking line from the current position, for a move
@@ -437,7 +457,9 @@ impl Game {
             return;
         }
         self.expected_reply = ponder_move;
+        // A limited strength does not ponder: it would answer at once on a hit.
         if self.ponder_enabled
+            && !self.settings.limit_strength
             && self.time.nodes_per_second.is_none()
             && let Some(predicted) = ponder_move
             && self.history.board().is_legal(predicted)

@@ -3,6 +3,7 @@
 //! thread reports every finished iteration and every new best move, and returns the line
 //! it reported last. Helpers iterate silently and offer what they finish.
 
+use super::params::PACING_POLL;
 use super::params::{
     ASPIRATION_DEPTH, ASPIRATION_FULL_WIDTH, ASPIRATION_GROWTH, ASPIRATION_WINDOW,
     MATE_DEPTH_MARGIN,
@@ -12,6 +13,7 @@ use super::result::{Info, Report, SearchResult, SearchScore};
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_DEPTH, mate_is_settled, plies};
 use super::searcher::Searcher;
 use super::shared::CompletedIteration;
+use super::strength::Strength;
 use super::time::{is_forced, iteration_time_scale};
 
 /// The deepest iteration for a depth limit (`sd`): at least 1, at most `MAX_DEPTH`. A
@@ -34,6 +36,10 @@ impl Searcher<'_> {
         let mut score = 0;
         let mut completed_depth = 0;
         let mut stable_iterations = 0usize;
+        // With several lines asked for, the last score of each further line, and the
+        // lines of the last iteration whose every line was searched.
+        let mut line_scores = Vec::new();
+        let mut finished_lines = Vec::new();
         for depth in 1..=max_depth {
             self.control.publish_depth(depth);
             let previous = (self.root_moves[0], score);
@@ -46,7 +52,15 @@ impl Searcher<'_> {
             completed_depth = depth;
             self.may_stop = true;
             let info = self.info(depth, score);
-            self.report_best(info, score, Report::Iteration);
+            if self.lines > 1 {
+                let lines = self.search_other_lines(depth, score, &mut line_scores);
+                self.report_lines(depth, &lines);
+                if !self.stopped {
+                    finished_lines = lines;
+                }
+            } else {
+                self.report_best(info, score, Report::Iteration);
+            }
             stable_iterations = if self.root_moves[0] == previous.0 {
                 stable_iterations + 1
             } else {
@@ -61,8 +75,35 @@ impl Searcher<'_> {
                 break;
             }
         }
+        if let Some(level) = self.options.strength {
+            self.play_at_level(level, &finished_lines, completed_depth);
+            self.wait_out_the_time();
+        }
         let best = self.best.take();
         self.result_of(best, score, completed_depth)
+    }
+
+    /// A level's choice among the lines of the last iteration that searched them all (see
+    /// `strength`), reported again last, as the iteration's line: the move played is the
+    /// one shown last, with its own score.
+    fn play_at_level(&mut self, level: Strength, lines: &[BestLine], depth: i32) {
+        let scores: Vec<i32> = lines.iter().map(|line| line.score).collect();
+        let choice = level.choose(&scores, self.board.key());
+        if let Some(line) = lines.get(choice) {
+            let mut info = self.info(depth, line.score);
+            info.pv = line.pv.clone();
+            self.report_best(info, line.score, Report::Iteration);
+        }
+    }
+
+    /// Waits until the request's `min_time` has passed, or the search is stopped.
+    fn wait_out_the_time(&self) {
+        let Some(min_time) = self.limits.min_time else {
+            return;
+        };
+        while self.control.elapsed_wall() < min_time && !self.control.stop_requested() {
+            std::thread::sleep(PACING_POLL);
+        }
     }
 
     /// A helper thread's search: the same iterative deepening, silent, starting one ply
@@ -90,6 +131,53 @@ impl Searcher<'_> {
             }
         }
         self.publish_helper_nodes();
+    }
+
+    /// With several lines asked for (multi-PV, or a level's candidates), the lines of this
+    /// iteration: the best (searched already, scored `best`), then the next best root
+    /// moves, one pass each (each pass leaves out the lines found before it, with an
+    /// aspiration window around that line's last score). A pass the search stops in is
+    /// left out. Sorted best first: a later pass may outscore an earlier one.
+    fn search_other_lines(
+        &mut self,
+        depth: i32,
+        best: i32,
+        scores: &mut Vec<i32>,
+    ) -> Vec<BestLine> {
+        let pv = self.pv.root_line(&self.board, self.root_moves[0]);
+        let mut lines = vec![BestLine { score: best, pv }];
+        for rank in 1..self.lines.min(self.root_moves.len()) {
+            self.root_start = rank;
+            let last = scores.get(rank - 1).copied().unwrap_or(best);
+            let score = self.aspiration(depth, last);
+            self.root_start = 0;
+            if self.stopped {
+                break;
+            }
+            if scores.len() < rank {
+                scores.push(score);
+            } else {
+                scores[rank - 1] = score;
+            }
+            let pv = self.pv.root_line(&self.board, self.root_moves[rank]);
+            lines.push(BestLine { score, pv });
+        }
+        lines.sort_by_key(|line| std::cmp::Reverse(line.score));
+        lines
+    }
+
+    /// Reports `lines` (best first): the first as the iteration's line, the answer so
+    /// far, the others after it.
+    fn report_lines(&mut self, depth: i32, lines: &[BestLine]) {
+        for (rank, line) in lines.iter().enumerate() {
+            let mut info = self.info(depth, line.score);
+            info.pv = line.pv.clone();
+            if rank == 0 {
+                self.report_best(info, line.score, Report::Iteration);
+            } else {
+                (self.report)(&Report::OtherLine(info));
+            }
+        }
     }
 
     /// Searches the root with a narrow window around the last score, widening on failure.

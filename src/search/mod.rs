@@ -13,7 +13,7 @@
 //! expected reply; `ordering` and `history` the move picker and what it learns; `see`
 //! static exchanges; `eval_cache` each thread's remembered evaluations; `tt` the table
 //! shared by the threads; `score` the score scale; `time` every decision about time;
-//! `params` every tunable number.
+//! `strength` playing below full strength; `params` every tunable number.
 
 mod control;
 mod eval_cache;
@@ -30,6 +30,7 @@ mod score;
 mod searcher;
 pub mod see;
 mod shared;
+mod strength;
 mod threads;
 mod time;
 pub mod tt;
@@ -40,6 +41,7 @@ pub use params::MOVE_OVERHEAD;
 pub use request::{Clock, Limits, SearchOptions, SearchRequest};
 pub use result::{Info, Report, SearchResult, SearchScore};
 pub use score::{DRAW, MATE, MATE_BOUND, MAX_DEPTH};
+pub use strength::Strength;
 pub use threads::{SEARCH_STACK_BYTES, search};
 pub use time::{Budget, node_budget};
 pub use tt::{DEFAULT_HASH_MB, TranspositionTable};

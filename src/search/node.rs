@@ -323,9 +323,9 @@ impl Searcher<'_> {
         let mut best_move = Move::NONE;
         let mut searched = 0usize;
         let mut quiets_tried = MoveList::new();
-        // The root's moves are read by index: a move that raises alpha moves to the front,
-        // which leaves the later ones where they were.
-        let mut root_index = 0;
+        // The root's moves are read by index: a move that raises alpha moves to the front
+        // (of those this pass searches), which leaves the later ones where they were.
+        let mut root_index = self.root_start;
         loop {
             let next = match &mut picker {
                 Some(moves) => moves.next_move(&self.board),
@@ -432,14 +432,16 @@ impl Searcher<'_> {
         score
     }
 
-    /// Root move `index` raised alpha to `score`: it goes to the front of the root list
-    /// (the others keep their order), and a new best of a later iteration is reported at
-    /// once, as the answer if the search ends now (the first iteration always finishes and
-    /// reports once, at its end).
+    /// Root move `index` raised alpha to `score`: it goes to the front of the root moves
+    /// this pass searches (the others keep their order), and a new best of a later
+    /// iteration is reported at once, as the answer if the search ends now (the first
+    /// iteration always finishes and reports once, at its end; the passes for further
+    /// lines report when they are done).
     fn root_move_raised_alpha(&mut self, index: usize, depth: i32, score: i32) {
+        let start = self.root_start;
         let m = self.root_moves.remove(index);
-        self.root_moves.insert(0, m);
-        if index > 0 && depth > 1 && self.is_main() {
+        self.root_moves.insert(start, m);
+        if index > 0 && start == 0 && depth > 1 && self.is_main() {
             let info = self.info(depth, score);
             self.report_best(info, score, Report::NewBest);
         }

@@ -88,6 +88,9 @@ pub const TABLE_AGE_WEIGHT: i32 = 4;
 
 /// Nodes between two looks at the clock and the stop flag (about a millisecond).
 pub const CHECK_INTERVAL: u64 = 1024;
+/// How often a level that is done, waiting out its share of the clock, looks at the
+/// clock and the stop flag.
+pub const PACING_POLL: Duration = Duration::from_millis(2);
 /// Never planned into a budget: covers process scheduling, the pipe and the GUI's
 /// clock measurement around each move (on a loaded machine a stopped search has been
 /// seen to need over 100 ms more before its move reached the GUI).
@@ -126,3 +129,20 @@ pub const STABILITY_FROM_DEPTH: i32 = 4;
 /// `SCORE_DROP_SCALE`: the position may be worse than it looked.
 pub const SCORE_DROP: i32 = PAWN_VALUE / 3;
 pub const SCORE_DROP_SCALE: f64 = 1.3;
+
+// ------------------------------------------------------------------ limited strength
+
+/// A level searches `LEVEL_BASE_NODES` nodes a move at `LEVEL_MIN_ELO`, `LEVEL_NODE_GROWTH`
+/// times as many per `LEVEL_ELO_STEP` Elo more.
+pub const LEVEL_MIN_ELO: u32 = 1000;
+pub const LEVEL_MAX_ELO: u32 = 2800;
+pub const LEVEL_BASE_NODES: f64 = 60.0;
+pub const LEVEL_NODE_GROWTH: f64 = 1.45;
+pub const LEVEL_ELO_STEP: f64 = 100.0;
+/// A level compares this many of the best root moves...
+pub const LEVEL_CANDIDATES: usize = 4;
+/// ...and misjudges each by up to `LEVEL_MAX_ERROR_CP` centipawns at `LEVEL_MIN_ELO`,
+/// falling in a straight line to `LEVEL_MIN_ERROR_CP` at `LEVEL_MAX_ELO`: a move that
+/// much worse than the best is never chosen, so a free queen is always taken.
+pub const LEVEL_MAX_ERROR_CP: f64 = 320.0;
+pub const LEVEL_MIN_ERROR_CP: f64 = 10.0;

@@ -2,6 +2,7 @@
 //! root moves allowed and the behaviour switches, gathered so that every caller (the
 //! game, `bench`, tests) states them the same way.
 
+use super::strength::Strength;
 use crate::chess::{Board, Move};
 use std::time::Duration;
 
@@ -30,6 +31,9 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Measure time in nodes at this rate instead of on the wall clock (CECP `nps`).
     pub nodes_per_second: Option<u64>,
+    /// Return no move before this much time has passed (unless stopped): a limited
+    /// strength, done in a moment, still takes a natural share of its clock.
+    pub min_time: Option<Duration>,
 }
 
 /// Behaviour switches, for measuring one scheme against another.
@@ -46,6 +50,11 @@ pub struct SearchOptions {
     /// an equal position to the side to move at the root (evaluation units; negative
     /// values make it seek draws).
     pub contempt: i32,
+    /// Lines shown per iteration (multi-PV): the best root moves, each searched with its
+    /// own full window; 0 and 1 both mean the best line alone.
+    pub lines: usize,
+    /// Play at this strength instead of full strength (`LimitStrength`, `Elo`).
+    pub strength: Option<Strength>,
 }
 
 /// One search's task. Built with [`SearchRequest::new`] and the chained setters; the

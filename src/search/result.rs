@@ -54,6 +54,19 @@ pub enum Report {
     /// The root found a new best move inside an iteration (or one that beats the window,
     /// whose score is then a lower bound).
     NewBest(Info),
+    /// With several lines asked for (multi-PV), the line of the next best root move of a
+    /// finished iteration, sent after the iteration's own report, best first. Never the
+    /// search's answer.
+    OtherLine(Info),
+}
+
+impl Report {
+    /// The line reported.
+    pub fn info(&self) -> &Info {
+        match self {
+            Report::Iteration(info) | Report::NewBest(info) | Report::OtherLine(info) => info,
+        }
+    }
 }
 
 /// What a search returns.

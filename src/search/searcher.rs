@@ -59,6 +59,13 @@ pub struct Searcher<'a> {
     pub(super) pv: PvTable,
     /// The root moves searched, best first: each iteration's new best moves to the front.
     pub(super) root_moves: Vec<Move>,
+    /// The first root move the current pass searches: 0, or with several lines asked for,
+    /// the number of better lines already found in this iteration.
+    pub(super) root_start: usize,
+    /// Lines searched per iteration: the multi-PV asked for, or a level's candidates.
+    pub(super) lines: usize,
+    /// The node limit: the request's, or a level's if lower.
+    node_limit: Option<u64>,
 }
 
 impl<'a> Searcher<'a> {
@@ -101,6 +108,14 @@ impl<'a> Searcher<'a> {
             pawn_table: PawnTable::new(),
             pv: PvTable::new(),
             root_moves: Vec::new(),
+            root_start: 0,
+            lines: options
+                .lines
+                .max(options.strength.map_or(1, |s| s.candidates())),
+            node_limit: match (limits.nodes, options.strength) {
+                (Some(n), Some(level)) => Some(n.min(level.nodes())),
+                (n, level) => n.or(level.map(|l| l.nodes())),
+            },
         };
         s.root_moves = s.ordered_root_moves(request.root_moves.as_deref());
         s
@@ -226,7 +241,7 @@ impl<'a> Searcher<'a> {
     pub(super) fn must_stop(&self) -> bool {
         let nodes = self.total_nodes();
         self.control.stop_requested()
-            || self.limits.nodes.is_some_and(|n| nodes >= n)
+            || self.node_limit.is_some_and(|n| nodes >= n)
             || self.control.past_hard_deadline(nodes)
     }
 
@@ -234,7 +249,7 @@ impl<'a> Searcher<'a> {
     /// deadline scaled by `time_scale` (the best move's stability, a falling score).
     pub(super) fn time_for_next_iteration_is_up(&self, time_scale: f64) -> bool {
         let nodes = self.total_nodes();
-        self.limits.nodes.is_some_and(|n| nodes >= n)
+        self.node_limit.is_some_and(|n| nodes >= n)
             || self.control.past_soft_deadline(nodes, time_scale)
     }
 }

@@ -6,8 +6,9 @@ use crate::positions::*;
 use ferrimax::chess::Board;
 use ferrimax::game::ENGINE_NAME;
 
-/// The whole handshake, line for line. `Ponder` and `MultiPV` are names python-chess
-/// manages itself, so they are not options.
+/// The whole handshake, line for line. `MultiPV` is XBoard's name for the lines of an
+/// analysis (python-chess manages that name itself and leaves it alone); `Ponder`, which
+/// python-chess manages too, is not an option (`hard` and `easy` say it).
 #[test]
 fn protover_announces_every_feature_between_done_0_and_done_1() {
     let mut d = Driver::new();
@@ -28,7 +29,8 @@ fn protover_announces_every_feature_between_done_0_and_done_1() {
              option=\"Resign -spin 0 0 10000\" option=\"ResignMoves -spin 3 1 100\" \
              option=\"Contempt -spin 10 -200 200\" option=\"DrawMargin -spin 25 0 1000\" \
              option=\"Kibitz -combo *off /// whisper /// kibitz\" \
-             option=\"ThinkingExtras -check 1\"",
+             option=\"ThinkingExtras -check 1\" option=\"MultiPV -spin 1 1 64\" \
+             option=\"LimitStrength -check 0\" option=\"Elo -spin 2000 1000 2800\"",
             "feature done=1",
         ]
     );

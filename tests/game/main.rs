@@ -10,6 +10,7 @@ mod bad_input;
 mod basics;
 mod chess960;
 mod ics;
+mod levels;
 mod modes;
 mod play;
 mod policy;
