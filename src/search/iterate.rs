@@ -3,10 +3,9 @@
 //! thread reports every finished iteration and every new best move, and returns the line
 //! it reported last. Helpers iterate silently and offer what they finish.
 
-use super::params::PACING_POLL;
 use super::params::{
     ASPIRATION_DEPTH, ASPIRATION_FULL_WIDTH, ASPIRATION_GROWTH, ASPIRATION_WINDOW,
-    MATE_DEPTH_MARGIN,
+    MATE_DEPTH_MARGIN, PACING_POLL,
 };
 use super::pv::BestLine;
 use super::result::{Info, Report, SearchResult, SearchScore};
@@ -51,7 +50,6 @@ impl Searcher<'_> {
             }
             completed_depth = depth;
             self.may_stop = true;
-            let info = self.info(depth, score);
             if self.lines > 1 {
                 let lines = self.search_other_lines(depth, score, &mut line_scores);
                 self.report_lines(depth, &lines);
@@ -59,6 +57,7 @@ impl Searcher<'_> {
                     finished_lines = lines;
                 }
             } else {
+                let info = self.info(depth, score);
                 self.report_best(info, score, Report::Iteration);
             }
             stable_iterations = if self.root_moves[0] == previous.0 {

@@ -63,7 +63,12 @@ pub fn search(
     // Every helper has ended and published its last nodes.
     result.nodes += shared.helper_nodes();
     control.publish_nodes(result.nodes);
-    if let Some(deeper) = shared.take_deepest().filter(|d| d.depth > result.depth) {
+    // A level plays the line it chose, never a helper's.
+    let adoptable = request.options.strength.is_none();
+    if let Some(deeper) = shared
+        .take_deepest()
+        .filter(|d| adoptable && d.depth > result.depth)
+    {
         adopt(&mut result, deeper, tt, request);
         // The move played is always that of the last line reported.
         report(&Report::Iteration(Info {
