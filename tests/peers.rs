@@ -111,38 +111,27 @@ fn polyglot_books_read_as_the_reference_reads_them() {
     assert!(stdout.contains("book_check: all ok"), "{stdout}");
 }
 
-/// A two-game XBoard match against Fairy-Max, XBoard acting as referee (it tests every
-/// claim and forfeits illegal moves).
-#[test]
-#[ignore = "needs XBoard, Xvfb and Fairy-Max (installed by .ci/run)"]
-fn xboard_match_against_fairy_max() {
-    let dir = scratch_dir("xboard");
+/// Plays `games` games in XBoard under Xvfb with Ferrimax as first engine and `second`
+/// (a command line) as the second, XBoard acting as referee (it tests every claim and
+/// forfeits illegal moves), `extra` arguments added; checks every game finished without
+/// a forfeit, illegal move or false claim and every line of Ferrimax's was protocol.
+fn xboard_match(name: &str, second: &str, games: usize, extra: &[&str]) {
+    let dir = scratch_dir(name);
     let log = dir.join("xboard-debug.log");
     let pgn = dir.join("match.pgn");
     let status = Command::new("xvfb-run")
+        .args(["-a", "/usr/games/xboard", "-fcp", engine(), "-scp", second])
+        .args(["-mg", &games.to_string(), "-tc", "0:20", "-inc", "0.2"])
         .args([
-            "-a",
-            "/usr/games/xboard",
-            "-fcp",
-            engine(),
-            "-scp",
-            "/usr/games/fairymax",
-        ])
-        // Debian's Fairy-Max 5.0b crashes on the `computer` command XBoard sends in
-        // engine-vs-engine games.
-        .args(["-secondComputerString", ""])
-        .args([
-            "-mg", "2", "-tc", "0:20", "-inc", "0.2", "-xponder", "-noGUI", "-xexit",
-        ])
-        .args([
+            "-xponder",
+            "-noGUI",
+            "-xexit",
             "-saveSettingsOnExit",
             "false",
-            "-autoCallFlag",
-            "true",
-            "-testClaims",
-            "true",
         ])
+        .args(["-autoCallFlag", "true", "-testClaims", "true"])
         .args(["-matchPause", "1000", "-debug"])
+        .args(extra)
         .arg("-nameOfDebugFile")
         .arg(&log)
         .arg("-sgf")
@@ -151,18 +140,18 @@ fn xboard_match_against_fairy_max() {
         .stderr(std::process::Stdio::null())
         .status()
         .expect("run xvfb-run xboard");
-    let games = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let played = std::fs::read_to_string(&pgn).unwrap_or_default();
     let debug = std::fs::read_to_string(&log).unwrap_or_default();
-    assert!(status.success(), "xboard exited with {status:?}\n{games}");
-    let results: Vec<&str> = games
+    assert!(status.success(), "xboard exited with {status:?}\n{played}");
+    let results: Vec<&str> = played
         .lines()
         .filter(|l| l.starts_with("[Result "))
         .collect();
-    eprintln!("{results:?}");
-    assert_eq!(results.len(), 2, "{games}");
+    eprintln!("{name}: {results:?}");
+    assert_eq!(results.len(), games, "{played}");
     assert!(
         results.iter().all(|r| !r.contains('*')),
-        "unfinished game: {games}"
+        "unfinished game: {played}"
     );
     for bad in [
         "Illegal move",
@@ -202,6 +191,28 @@ fn xboard_match_against_fairy_max() {
         assert!(known, "unexpected engine line {line:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A two-game XBoard match against Fairy-Max.
+#[test]
+#[ignore = "needs XBoard, Xvfb and Fairy-Max (installed by .ci/run)"]
+fn xboard_match_against_fairy_max() {
+    // Debian's Fairy-Max 5.0b crashes on the `computer` command XBoard sends in
+    // engine-vs-engine games.
+    xboard_match(
+        "xboard",
+        "/usr/games/fairymax",
+        2,
+        &["-secondComputerString", ""],
+    );
+}
+
+/// Chess960 in XBoard: two games of Ferrimax against itself from XBoard's own shuffled
+/// start positions (Fairy-Max does not play the variant), castling as XBoard writes it.
+#[test]
+#[ignore = "needs XBoard and Xvfb (installed by .ci/run)"]
+fn xboard_plays_chess960() {
+    xboard_match("xboard960", engine(), 2, &["-variant", "fischerandom"]);
 }
 
 /// Runs XBoard under Xvfb for one game of Ferrimax (first engine, White) against
