@@ -125,6 +125,11 @@ impl Settings {
         }
     }
 
+    /// What shapes a search besides its threads: lines, level.
+    fn search_shape(&self) -> (i64, bool, i64) {
+        (self.multi_pv, self.limit_strength, self.elo)
+    }
+
     fn is_explicit(&self, name: &str) -> bool {
         self.explicit.contains(&name)
     }
@@ -421,14 +426,15 @@ impl Game {
     pub(super) fn change_settings(&mut self, change: impl FnOnce(&mut Settings)) {
         let old_book = self.settings.book.clone();
         let old_threads = self.settings.threads;
-        let old_lines = self.settings.multi_pv;
+        let old_search = self.settings.search_shape();
         change(&mut self.settings);
         log::debug!("settings now {:?}", self.settings);
         if self.settings.hash_mb != self.table_made_for_mb {
             self.resize_hash();
-        } else if self.settings.threads != old_threads || self.settings.multi_pv != old_lines {
-            // A search uses the threads and lines it started with: an analysis starts over
-            // with the new ones, a game's next search will use them.
+        } else if self.settings.threads != old_threads || self.settings.search_shape() != old_search
+        {
+            // A search keeps the threads, lines and level it started with: an analysis
+            // starts over with the new ones, a game's next search will use them.
             self.refresh_analysis();
         }
         if self.settings.book != old_book {
@@ -501,6 +507,9 @@ mod tests {
             "Resign" => settings.resign_cp.to_string(),
             "Kibitz" => format!("{:?}", settings.kibitz(false)),
             "ThinkingExtras" => settings.thinking_extras.to_string(),
+            "Elo" => settings.elo.to_string(),
+            "MultiPV" => settings.multi_pv.to_string(),
+            "LimitStrength" => settings.limit_strength.to_string(),
             "Book" => settings.book.clone(),
             _ => "?".to_string(),
         }
@@ -528,6 +537,11 @@ mod tests {
             ("Kibitz", Some("Whisper"), Ok("Whisper")),
             ("Kibitz", Some("shout"), bad),
             ("ThinkingExtras", Some("0"), Ok("false")),
+            ("Elo", Some("99999"), Ok("2800")),
+            ("Elo", Some("-5"), Ok("1000")),
+            ("MultiPV", Some("0"), Ok("1")),
+            ("MultiPV", Some("1000"), Ok("64")),
+            ("LimitStrength", Some("1"), Ok("true")),
             ("ThinkingExtras", Some("maybe"), bad),
             ("Book", Some(" /tmp/my book.bin "), Ok("/tmp/my book.bin")),
             ("Book", Some(""), Ok("")),

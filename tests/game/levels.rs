@@ -50,6 +50,16 @@ fn an_analysis_shows_the_lines_asked_for_best_first() {
             "depth {depth}: {lines:?}"
         );
     }
+    // A change of the lines, or of the level, starts the analysis over.
+    for change in [
+        "option MultiPV=2",
+        "option Elo=1500",
+        "option LimitStrength=1",
+    ] {
+        assert_eq!(d.send_now(change), crate::SILENT, "{change}");
+        let first = d.wait_thinking();
+        assert_eq!(ThinkingLine::parse(&first).depth, 1, "{change}: {first}");
+    }
     // Only e2e4 and d2d4 allowed: two lines however many are asked for.
     d.send_all(&["exit", "new", "force", "post", "sd 3", "exclude all"]);
     d.send_all(&["include e2e4", "include d2d4", "analyze"]);
