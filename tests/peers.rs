@@ -88,6 +88,16 @@ fn chess960_agrees_with_python_chess_and_plays_through_it() {
     assert!(!stderr.contains("WARNING"), "{stderr}");
 }
 
+/// python-chess reads a multi-PV analysis: three lines per depth, no warning
+/// (tests/peers/multipv_check.py).
+#[test]
+#[ignore = "needs python-chess (installed by .ci/run)"]
+fn python_chess_reads_a_multipv_analysis() {
+    let (stdout, stderr) = run_peer_script("multipv_check.py", &[]);
+    assert!(stdout.contains("multipv check: all ok"), "{stdout}");
+    assert!(!stderr.contains("WARNING"), "{stderr}");
+}
+
 /// KQK, KRK, KBBK and KBNK (with the lone king starting near the corner the bishop does
 /// not cover) are mated within the 50-move rule against Stockfish's defence
 /// (tests/peers/basic_mates.py; fixed depth and nodes, so machine load does not matter).
