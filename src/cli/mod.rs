@@ -23,7 +23,7 @@ Ferrimax, a chess engine for XBoard/WinBoard (CECP 2) GUIs, chess servers and te
 usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
        ferrimax perft DEPTH [FEN]   count the leaves of the legal move tree
        ferrimax divide DEPTH [FEN]  the same per root move
-       ferrimax bench [DEPTH] [--threads N]
+       ferrimax bench [DEPTH] [--threads N] [--lines N]
                                     search the bench positions; the last line,
                                     \"N nodes M nps\", is the search's signature
        ferrimax epd FILE [--time S | --depth D | --nodes N] [--threads N]
@@ -144,11 +144,14 @@ pub fn run_divide(args: &[String]) -> i32 {
 
 /// Most threads `bench --threads` accepts.
 const MAX_BENCH_THREADS: usize = 256;
-const BENCH_USAGE: &str =
-    "usage: ferrimax bench [DEPTH 1-64] [--threads N] [--self-deepening|--no-self-deepening]";
+/// Most lines `bench --lines` searches (multi-PV), as the `MultiPV` option allows.
+const MAX_BENCH_LINES: usize = 64;
+const BENCH_USAGE: &str = "usage: ferrimax bench [DEPTH 1-64] [--threads N] [--lines N] \
+     [--self-deepening|--no-self-deepening]";
 
-/// `ferrimax bench [DEPTH] [--threads N] [--self-deepening]`: searches the bench
-/// positions and prints one line per position, then `N nodes M nps` as the last line.
+/// `ferrimax bench [DEPTH] [--threads N] [--lines N] [--self-deepening]`: searches the
+/// bench positions (with `--lines`, that many lines each, as a multi-PV analysis does)
+/// and prints one line per position, then `N nodes M nps` as the last line.
 /// With one thread (the default) the node count is the search's signature; with more it
 /// shows the parallel speed, and the time line the time to depth.
 pub fn run_bench(args: &[String]) -> i32 {
@@ -165,6 +168,15 @@ pub fn run_bench(args: &[String]) -> i32 {
                 _ => {
                     eprintln!(
                         "{BENCH_USAGE}  (--threads needs a number from 1 to {MAX_BENCH_THREADS})"
+                    );
+                    return USAGE_ERROR;
+                }
+            },
+            "--lines" => match args.next().map(|n| n.parse::<usize>()) {
+                Some(Ok(n)) if (1..=MAX_BENCH_LINES).contains(&n) => options.lines = n,
+                _ => {
+                    eprintln!(
+                        "{BENCH_USAGE}  (--lines needs a number from 1 to {MAX_BENCH_LINES})"
                     );
                     return USAGE_ERROR;
                 }
