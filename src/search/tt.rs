@@ -13,7 +13,7 @@
 //! threads of a search share one table.
 
 use super::params::TABLE_AGE_WEIGHT;
-use crate::chess::{Board, Move, PieceType, Square};
+use crate::chess::{Board, Move, MoveKind, PieceType, Square};
 use crate::memory::{AllocError, largest_fitting, memory_limit_mb};
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ptr::NonNull;
@@ -61,8 +61,9 @@ pub enum Probe {
     Hit(Entry),
 }
 
-/// A move in 16 bits (dense origin, dense target, promotion piece): enough to recognise
-/// it among the legal moves of the position it was stored for.
+/// A move in 16 bits (dense origin, dense target, promotion piece, castling): enough to
+/// recognise it among the legal moves of the position it was stored for (in Chess960 a
+/// castling king may go where a plain king step goes).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct PackedMove(u16);
 
@@ -82,11 +83,12 @@ impl PackedMove {
             Some(PieceType::Rook) => 3,
             Some(_) => 4,
         };
+        let castle = usize::from(m.kind() == MoveKind::Castle);
         #[allow(
             clippy::cast_possible_truncation,
-            reason = "6 + 6 + 3 bits: squares below 64, promo below 8"
+            reason = "6 + 6 + 3 + 1 bits: squares below 64, promo below 8, a flag"
         )]
-        let bits = (m.from().index64() | m.to().index64() << 6 | promo << 12) as u16;
+        let bits = (m.from().index64() | m.to().index64() << 6 | promo << 12 | castle << 15) as u16;
         PackedMove(bits)
     }
 
@@ -521,6 +523,25 @@ mod tests {
 
     fn some_move() -> Move {
         Board::startpos().parse_move("e2e4").unwrap()
+    }
+
+    /// In Chess960 a castling king may go where a plain king step goes (king f1, rook
+    /// h1: both end on g1): the packed moves tell them apart.
+    #[test]
+    fn castling_and_a_king_step_to_the_same_square_pack_apart() {
+        let board = Board::from_chess960_fen("4k3/8/8/8/8/8/8/5K1R w H - 0 1").unwrap();
+        let to_g1: Vec<Move> = board
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| m.from().to_string() == "f1" && m.to().to_string() == "g1")
+            .collect();
+        assert_eq!(to_g1.len(), 2, "{to_g1:?}");
+        let packed: Vec<PackedMove> = to_g1.iter().map(|&m| PackedMove::pack(m)).collect();
+        assert_ne!(packed[0], packed[1]);
+        for (m, p) in to_g1.iter().zip(&packed) {
+            assert_eq!(p.unpack(&board), Some(*m));
+        }
     }
 
     #[test]
