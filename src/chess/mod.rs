@@ -3,6 +3,7 @@
 
 mod board;
 mod fen;
+mod make;
 mod movegen;
 mod moves;
 mod notation;
@@ -12,8 +13,9 @@ mod rules;
 mod types;
 mod zobrist;
 
-pub use board::{Board, Undo};
+pub use board::Board;
 pub use fen::{CastlingNotation, FenError, STARTPOS, Setup};
+pub use make::Undo;
 pub use moves::{FixedList, MAX_MOVES, Move, MoveKind, MoveList};
 pub use notation::MoveError;
 pub use perft::{divide, perft};
