@@ -15,10 +15,9 @@ const TUNE_USAGE: &str = "usage: ferrimax tune PGN... [--per-game N] [--passes N
 /// Positions taken per game unless told.
 const DEFAULT_PER_GAME: usize = 8;
 /// The gradient descent's penalty on moved weights unless told: a weight moved by 100
-/// units costs 640 millionths of error (see `tune::gradient::PENALTY_UNIT`). Of 0, 15,
-/// 40, 160, 640 and 2560 on 14,046 games (82,475 positions), 640 left the lowest
-/// held-out error, with the tables of values per square within ±19 (±95 without it);
-/// with many more games a smaller one may fit better.
+/// units costs 640 millionths of error (see `tune::gradient::PENALTY_UNIT`), the value
+/// that left the lowest held-out error when the weights were last fitted (commit
+/// 5c1af5f says how it was chosen); with many more games a smaller one may fit better.
 const DEFAULT_PENALTY: f64 = 640.0;
 /// Passes over the weights unless told.
 const DEFAULT_PASSES: usize = 30;
