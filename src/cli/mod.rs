@@ -4,6 +4,7 @@
 //! to stderr.
 
 pub mod bench;
+mod datagen;
 mod epd;
 mod progress;
 mod tune;
@@ -30,6 +31,9 @@ usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
                                     run an EPD test suite (bm/am), count the solved
        ferrimax selfplay GAMES [--nodes N] [--threads N] [--seed N]
                                     play games against itself (PGN on stdout)
+       ferrimax datagen OUT --games N [--nodes N] [--threads N] [--seed N]
+                                    training positions of self-play games for a
+                                    learned evaluation (resumes a stopped run)
        ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N]
                      [--only PREFIX,...] [--gradient [--penalty N]]
                                     fit the evaluation weights to the games' results
@@ -40,7 +44,7 @@ usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
 Logs: RUST_LOG=debug ferrimax (to stderr). See README.md for GUIs, servers and options.";
 
 /// The one-line usage printed with a usage error (`--help` tells more).
-pub const USAGE: &str = "usage: ferrimax [perft DEPTH [FEN] | divide DEPTH [FEN] | bench [DEPTH] | epd FILE | selfplay GAMES | tune PGN... | --help | --version]";
+pub const USAGE: &str = "usage: ferrimax [perft DEPTH [FEN] | divide DEPTH [FEN] | bench [DEPTH] | epd FILE | selfplay GAMES | datagen OUT | tune PGN... | --help | --version]";
 
 /// The program and its version, as `--version` prints it.
 pub const VERSION: &str = concat!("ferrimax ", env!("CARGO_PKG_VERSION"));
@@ -55,6 +59,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("epd") => run_epd(&args[1..]),
         Some("tune") => tune::run_tune(&args[1..]),
         Some("selfplay") => tune::run_selfplay(&args[1..]),
+        Some("datagen") => datagen::run_datagen(&args[1..]),
         Some("--help" | "-h" | "help") => {
             println!("{HELP}");
             0

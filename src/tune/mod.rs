@@ -18,6 +18,7 @@
 //! while that lowers the error) or, for many weights at once, the gradient descent of
 //! `gradient.rs`.
 
+pub mod datagen;
 pub mod gradient;
 pub mod pgn;
 pub mod selfplay;

@@ -33,9 +33,28 @@ pub struct SelfPlay {
 
 /// One finished game: the PGN text of game number `index` (from 0).
 pub fn play(settings: SelfPlay, index: u64) -> String {
+    let game = play_game(settings, index, |_, _, _| {});
+    format_game(&Board::startpos(), &game.moves, game.outcome, index)
+}
+
+/// A played game: its moves from the start position and how it ended.
+pub struct PlayedGame {
+    /// The moves, the random opening first.
+    pub moves: Vec<Move>,
+    /// The result (by the rules, or adjudicated).
+    pub outcome: Outcome,
+}
+
+/// Plays game number `index` (from 0), calling `searched` with every position the engine
+/// searched (after the random opening), its best move and that move's score for the
+/// side to move.
+pub fn play_game(
+    settings: SelfPlay,
+    index: u64,
+    mut searched: impl FnMut(&Board, Move, i32),
+) -> PlayedGame {
     let mut rng = super::SplitMix(settings.seed.wrapping_add(index));
-    let start = Board::startpos();
-    let mut board = start.clone();
+    let mut board = Board::startpos();
     let mut moves: Vec<Move> = Vec::new();
     let mut keys: Vec<u64> = Vec::new();
     let tt = TranspositionTable::new(HASH_MB);
@@ -59,7 +78,12 @@ pub fn play(settings: SelfPlay, index: u64) -> String {
                 .nth(rng.below(legal.len()))
                 .unwrap_or(Move::NONE)
         } else {
-            let (m, white_score) = search_move(&board, &tt, settings.nodes);
+            let (m, score) = search_move(&board, &tt, settings.nodes);
+            searched(&board, m, score);
+            let white_score = match board.side_to_move() {
+                Color::White => score,
+                Color::Black => -score,
+            };
             streak = next_streak(streak, white_score);
             if let (Some(leader), plies) = streak
                 && plies >= ADJUDICATION_PLIES
@@ -73,10 +97,10 @@ pub fn play(settings: SelfPlay, index: u64) -> String {
         moves.push(m);
         tt.insert_game_position(board.key());
     };
-    format_game(&start, &moves, outcome, index)
+    PlayedGame { moves, outcome }
 }
 
-/// The engine's move and its score from White's side.
+/// The engine's move and its score for the side to move.
 fn search_move(board: &Board, tt: &TranspositionTable, nodes: u64) -> (Move, i32) {
     tt.new_search();
     let request = SearchRequest::new(board.clone()).limits(Limits {
@@ -84,11 +108,7 @@ fn search_move(board: &Board, tt: &TranspositionTable, nodes: u64) -> (Move, i32
         ..Limits::default()
     });
     let result = search(&request, tt, &SearchControl::new(), &mut |_| {});
-    let white = match board.side_to_move() {
-        Color::White => result.score,
-        Color::Black => -result.score,
-    };
-    (result.best_move, white)
+    (result.best_move, result.score)
 }
 
 /// The side that has been far ahead, and for how many plies in a row.

@@ -1,0 +1,238 @@
+//! `ferrimax datagen OUT --games N [--nodes N] [--threads N] [--seed N]`: training data
+//! for a learned evaluation (`tune::datagen`), appended to OUT with a progress file
+//! beside it (`OUT.progress`), so a run stopped at any moment resumes where it was with
+//! the same command.
+
+use super::USAGE_ERROR;
+use crate::tune::datagen::{self, RECORD_BYTES};
+use crate::tune::selfplay::SelfPlay;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::channel;
+use std::time::Instant;
+
+const DATAGEN_USAGE: &str =
+    "usage: ferrimax datagen OUT --games N [--nodes N] [--threads N] [--seed N]";
+/// Nodes a move unless told: a few thousand, as engines like ours trained their first
+/// networks on.
+const DEFAULT_DATAGEN_NODES: u64 = 5_000;
+
+/// How far a run has come: what the progress file holds.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Progress {
+    games: u64,
+    bytes: u64,
+    seed: u64,
+    nodes: u64,
+}
+
+impl Progress {
+    fn path(out: &Path) -> PathBuf {
+        let mut name = out.as_os_str().to_owned();
+        name.push(".progress");
+        PathBuf::from(name)
+    }
+
+    fn read(out: &Path) -> Option<Progress> {
+        let text = std::fs::read_to_string(Progress::path(out)).ok()?;
+        let mut progress = Progress::default();
+        for line in text.lines() {
+            let (key, value) = line.split_once(' ')?;
+            let value = value.trim().parse().ok()?;
+            match key {
+                "games" => progress.games = value,
+                "bytes" => progress.bytes = value,
+                "seed" => progress.seed = value,
+                "nodes" => progress.nodes = value,
+                _ => return None,
+            }
+        }
+        Some(progress)
+    }
+
+    /// Written beside the data and renamed into place, so it is whole or absent.
+    fn write(&self, out: &Path) -> std::io::Result<()> {
+        let path = Progress::path(out);
+        let mut temporary = path.clone().into_os_string();
+        temporary.push(".new");
+        let text = format!(
+            "games {}\nbytes {}\nseed {}\nnodes {}\n",
+            self.games, self.bytes, self.seed, self.nodes
+        );
+        std::fs::write(&temporary, text)?;
+        std::fs::rename(&temporary, path)
+    }
+}
+
+/// Runs `ferrimax datagen`; the exit status.
+pub fn run_datagen(args: &[String]) -> i32 {
+    let usage = |why: &str| {
+        eprintln!("{DATAGEN_USAGE}  ({why})");
+        USAGE_ERROR
+    };
+    let Some(out) = args.first().filter(|a| !a.starts_with("--")) else {
+        return usage("no output file");
+    };
+    let out = PathBuf::from(out);
+    let mut games = None;
+    let mut settings = SelfPlay {
+        nodes: DEFAULT_DATAGEN_NODES,
+        seed: 1,
+    };
+    let mut threads = 1u64;
+    let mut rest = args[1..].iter();
+    while let Some(arg) = rest.next() {
+        let Some(value) = rest.next().and_then(|v| v.parse::<u64>().ok()) else {
+            return usage(&format!("{arg} needs a number"));
+        };
+        match arg.as_str() {
+            "--games" => games = Some(value),
+            "--nodes" => settings.nodes = value.max(1),
+            "--threads" => threads = value.clamp(1, super::MAX_BENCH_THREADS as u64),
+            "--seed" => settings.seed = value,
+            _ => return usage(&format!("unknown option {arg}")),
+        }
+    }
+    let Some(games) = games else {
+        return usage("--games is needed");
+    };
+    match generate(&out, games, settings, threads) {
+        Ok(()) => 0,
+        Err(why) => {
+            eprintln!("datagen: {why}");
+            USAGE_ERROR
+        }
+    }
+}
+
+/// Plays games until `games` are written to `out`, resuming a run the progress file
+/// describes.
+fn generate(out: &Path, games: u64, settings: SelfPlay, threads: u64) -> Result<(), String> {
+    let mut progress = match Progress::read(out) {
+        Some(p) if p.seed != settings.seed || p.nodes != settings.nodes => {
+            return Err(format!(
+                "{} was made with --seed {} --nodes {}: resume with those",
+                out.display(),
+                p.seed,
+                p.nodes
+            ));
+        }
+        Some(p) => p,
+        None => Progress {
+            seed: settings.seed,
+            nodes: settings.nodes,
+            ..Progress::default()
+        },
+    };
+    let mut file = open_at(out, progress.bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+    crate::eval::init();
+    let next = AtomicU64::new(progress.games);
+    let started = Instant::now();
+    let (done, finished) = channel();
+    std::thread::scope(|scope| -> Result<(), String> {
+        for _ in 0..threads {
+            let done = done.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= games
+                        || done
+                            .send((index, datagen::game_records(settings, index)))
+                            .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done);
+        // Games arrive in any order; they are written in game order.
+        let mut waiting = BTreeMap::new();
+        let mut positions = 0u64;
+        for (index, records) in finished {
+            waiting.insert(index, records);
+            while let Some(records) = waiting.remove(&progress.games) {
+                let bytes: Vec<u8> = records.iter().flat_map(|r| r.to_bytes()).collect();
+                file.write_all(&bytes)
+                    .and_then(|()| file.flush())
+                    .map_err(|e| format!("{}: {e}", out.display()))?;
+                progress.games += 1;
+                progress.bytes += bytes.len() as u64;
+                positions += records.len() as u64;
+                progress
+                    .write(out)
+                    .map_err(|e| format!("progress file: {e}"))?;
+                let rate = positions as f64 / started.elapsed().as_secs_f64().max(1e-3);
+                eprint!(
+                    "\rdatagen {}/{games} games, {} positions ({positions} this run, {rate:.0}/s)",
+                    progress.games,
+                    progress.bytes / RECORD_BYTES as u64
+                );
+            }
+        }
+        Ok(())
+    })?;
+    eprintln!();
+    Ok(())
+}
+
+/// The data file, cut back to `bytes` (what the progress file vouches for) and opened to
+/// append.
+fn open_at(out: &Path, bytes: u64) -> std::io::Result<File> {
+    let file = OpenOptions::new().create(true).append(true).open(out)?;
+    file.set_len(bytes)?;
+    Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("ferrimax-datagen-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("data.bin")
+    }
+
+    const SETTINGS: SelfPlay = SelfPlay {
+        nodes: 200,
+        seed: 9,
+    };
+
+    /// The same file whatever the thread count, and a run stopped and resumed (even with
+    /// a torn record at the end) is the same file as one run.
+    #[test]
+    fn runs_are_the_same_file_on_any_threads_and_when_resumed() {
+        let one = scratch("one");
+        generate(&one, 4, SETTINGS, 1).unwrap();
+        let two = scratch("two");
+        generate(&two, 4, SETTINGS, 2).unwrap();
+        let whole = std::fs::read(&one).unwrap();
+        assert!(!whole.is_empty() && whole.len().is_multiple_of(RECORD_BYTES));
+        assert_eq!(std::fs::read(&two).unwrap(), whole);
+
+        let resumed = scratch("resumed");
+        generate(&resumed, 2, SETTINGS, 1).unwrap();
+        // A record half written when the run was stopped.
+        let mut torn = OpenOptions::new().append(true).open(&resumed).unwrap();
+        torn.write_all(&[7; RECORD_BYTES / 2]).unwrap();
+        drop(torn);
+        generate(&resumed, 4, SETTINGS, 2).unwrap();
+        assert_eq!(std::fs::read(&resumed).unwrap(), whole);
+        assert_eq!(Progress::read(&resumed).unwrap().games, 4);
+        // Another seed cannot resume this run.
+        let other = SelfPlay {
+            seed: 10,
+            ..SETTINGS
+        };
+        assert!(generate(&resumed, 5, other, 1).is_err());
+        for path in [one, two, resumed] {
+            let _ = std::fs::remove_dir_all(path.parent().unwrap());
+        }
+    }
+}

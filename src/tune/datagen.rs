@@ -1,0 +1,236 @@
+//! Training data for a learned evaluation: positions of Ferrimax's own self-play games
+//! (`selfplay.rs`: fixed nodes a move, a short random opening each), each with the search's
+//! score for the side to move and the game's result, in compact fixed-size records.
+//!
+//! Only positions a static evaluation can be taught from are kept: none in check, none
+//! whose best move captures or promotes (the position is about to change), none scored as
+//! a mate. A game is written whole, in game order whatever thread played it, so a run is
+//! the same file for a seed on any number of threads; a progress file beside the data says
+//! how many games and bytes are complete, so a stopped run resumes where it was.
+
+use super::pgn::Outcome;
+use super::selfplay::{self, SelfPlay};
+use crate::chess::{Board, Color, Move, Piece, Setup, Square};
+use crate::eval;
+use crate::search::MATE_BOUND;
+use std::fmt;
+
+/// Bytes of one record.
+pub const RECORD_BYTES: usize = 32;
+/// Most pieces a record holds (a legal position has at most 32).
+const MAX_PIECES: usize = 32;
+
+/// One training position: the pieces and the side to move, the search's score for the
+/// side to move (centipawns) and the game's result from White's side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Pieces by dense square index (`Square::index64`).
+    pub pieces: Vec<(u8, Piece)>,
+    /// Side to move.
+    pub side: Color,
+    /// Half-moves since the last capture or pawn move (at most 255).
+    pub halfmove: u8,
+    /// The search's score for the side to move, centipawns.
+    pub score: i16,
+    /// The result for White: 0 lost, 1 drawn, 2 won.
+    pub result: u8,
+}
+
+/// Why bytes are not a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// A piece code that is no piece, or more codes than occupied squares.
+    BadPiece(u8),
+    /// A side, result or reserved byte out of range.
+    BadField(&'static str),
+    /// The pieces do not make a legal position.
+    Position(String),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::BadPiece(code) => write!(f, "bad piece code {code}"),
+            RecordError::BadField(field) => write!(f, "bad {field}"),
+            RecordError::Position(why) => write!(f, "not a position: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl Record {
+    /// The record of `board` scored `score_cp` for the side to move, in a game that ended
+    /// `outcome`.
+    pub fn new(board: &Board, score_cp: i16, outcome: Outcome) -> Record {
+        let pieces = Square::all()
+            .filter_map(|sq| {
+                let p = board.piece_at(sq);
+                let index = u8::try_from(sq.index64()).expect("64 squares");
+                (!p.is_empty()).then_some((index, p))
+            })
+            .collect();
+        Record {
+            pieces,
+            side: board.side_to_move(),
+            halfmove: u8::try_from(board.halfmove_clock()).unwrap_or(u8::MAX),
+            score: score_cp,
+            result: match outcome {
+                Outcome::BlackWins => 0,
+                Outcome::Draw => 1,
+                Outcome::WhiteWins => 2,
+            },
+        }
+    }
+
+    /// The 32 bytes on disk, little-endian: occupancy by dense square (8), the pieces'
+    /// codes four bits each in square order (16), the side to move (1), the half-move
+    /// clock (1), the score (2), the result (1), three zero bytes.
+    pub fn to_bytes(&self) -> [u8; RECORD_BYTES] {
+        let mut bytes = [0u8; RECORD_BYTES];
+        let mut occupancy = 0u64;
+        for (i, &(square, piece)) in self.pieces.iter().take(MAX_PIECES).enumerate() {
+            occupancy |= 1 << square;
+            let code = u8::try_from(piece.index()).expect("piece codes are below 16");
+            // Two codes a byte: even ones in the low half.
+            bytes[8 + i / 2] |= code << (4 * (i % 2));
+        }
+        bytes[..8].copy_from_slice(&occupancy.to_le_bytes());
+        bytes[24] = u8::from(self.side == Color::Black);
+        bytes[25] = self.halfmove;
+        bytes[26..28].copy_from_slice(&self.score.to_le_bytes());
+        bytes[28] = self.result;
+        bytes
+    }
+
+    /// Reads a record back (the inverse of `to_bytes`).
+    pub fn from_bytes(bytes: &[u8; RECORD_BYTES]) -> Result<Record, RecordError> {
+        let occupancy = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
+        let mut pieces = Vec::new();
+        let squares = (0..64u8).filter(|&sq| occupancy & (1 << sq) != 0);
+        for (i, square) in squares.enumerate() {
+            let byte = *bytes
+                .get(8 + i / 2)
+                .ok_or(RecordError::BadField("occupancy"))?;
+            let code = (byte >> (4 * (i % 2))) & 0x0f;
+            let piece = piece_of_code(code).ok_or(RecordError::BadPiece(code))?;
+            pieces.push((square, piece));
+        }
+        let side = match bytes[24] {
+            0 => Color::White,
+            1 => Color::Black,
+            _ => return Err(RecordError::BadField("side to move")),
+        };
+        if bytes[28] > 2 {
+            return Err(RecordError::BadField("result"));
+        }
+        if bytes[29..].iter().any(|&b| b != 0) {
+            return Err(RecordError::BadField("reserved bytes"));
+        }
+        Ok(Record {
+            pieces,
+            side,
+            halfmove: bytes[25],
+            score: i16::from_le_bytes([bytes[26], bytes[27]]),
+            result: bytes[28],
+        })
+    }
+
+    /// The position (no castling rights, no e.p. square: an evaluation needs neither).
+    pub fn board(&self) -> Result<Board, RecordError> {
+        let mut setup = Setup {
+            side: self.side,
+            halfmove: u16::from(self.halfmove),
+            ..Setup::default()
+        };
+        for &(index, piece) in &self.pieces {
+            setup.set(Square::from_index64(usize::from(index)), Some(piece));
+        }
+        setup
+            .into_board()
+            .map_err(|e| RecordError::Position(e.to_string()))
+    }
+}
+
+/// The piece a record's four-bit code stands for (`Piece::index` of a real piece).
+fn piece_of_code(code: u8) -> Option<Piece> {
+    crate::chess::PieceType::ALL.iter().find_map(|&kind| {
+        [Color::White, Color::Black]
+            .into_iter()
+            .map(|color| Piece::new(color, kind))
+            .find(|p| usize::from(code) == p.index())
+    })
+}
+
+/// Whether the engine's view of `board` (best move `best`, score `score` for the side to
+/// move) can teach a static evaluation: not in check, a quiet best move, no mate score.
+fn teaches(board: &Board, best: Move, score: i32) -> bool {
+    !board.in_check() && board.is_quiet(best) && score.abs() < MATE_BOUND
+}
+
+/// The records of self-play game number `index` (from 0) under `settings`.
+pub fn game_records(settings: SelfPlay, index: u64) -> Vec<Record> {
+    let mut kept: Vec<(Board, i16)> = Vec::new();
+    let game = selfplay::play_game(settings, index, |board, best, score| {
+        if teaches(board, best, score) {
+            let cp = eval::to_centipawns(score);
+            let cp = i16::try_from(cp).unwrap_or(if cp > 0 { i16::MAX } else { i16::MIN });
+            kept.push((board.clone(), cp));
+        }
+    });
+    kept.iter()
+        .map(|(board, cp)| Record::new(board, *cp, game.outcome))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions with every kind of piece, both sides to move, a long 50-move count.
+    const POSITIONS: &[&str] = &[
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 61 90",
+    ];
+
+    #[test]
+    fn records_read_back_as_written() {
+        for (i, fen) in POSITIONS.iter().enumerate() {
+            let board = Board::from_fen(fen).unwrap();
+            let outcome = [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins][i];
+            let record = Record::new(&board, -123 + i16::try_from(i).unwrap(), outcome);
+            let back = Record::from_bytes(&record.to_bytes()).unwrap();
+            assert_eq!(back, record, "{fen}");
+            let placed = back.board().unwrap();
+            let placement = |b: &Board| b.to_fen().split(' ').take(2).collect::<Vec<_>>().join(" ");
+            assert_eq!(placement(&placed), placement(&board), "{fen}");
+            assert_eq!(placed.halfmove_clock(), board.halfmove_clock());
+        }
+        let mut bad = Record::new(&Board::startpos(), 0, Outcome::Draw).to_bytes();
+        bad[28] = 7;
+        assert_eq!(
+            Record::from_bytes(&bad),
+            Err(RecordError::BadField("result"))
+        );
+    }
+
+    /// A game's records: only positions a static evaluation can learn from, each with the
+    /// game's result, the same for the same seed.
+    #[test]
+    fn a_games_records_keep_only_quiet_unmated_positions() {
+        let settings = SelfPlay {
+            nodes: 300,
+            seed: 5,
+        };
+        let records = game_records(settings, 0);
+        assert!(!records.is_empty());
+        assert!(records.iter().all(|r| r.result == records[0].result));
+        for record in &records {
+            let board = record.board().unwrap();
+            assert!(!board.in_check(), "{}", board.to_fen());
+            assert!(i32::from(record.score).abs() < 20_000);
+        }
+        assert_eq!(game_records(settings, 0), records);
+    }
+}
