@@ -54,6 +54,47 @@ impl Board {
         }
     }
 
+    /// What legal move `m` does to the pieces, for what mirrors the board piece by piece
+    /// (a network's accumulators): each piece that changes, with the square it leaves and
+    /// the square it reaches (`None` for a piece captured, or a pawn that becomes another
+    /// piece). At most three changes.
+    pub fn piece_moves(
+        &self,
+        m: Move,
+    ) -> impl Iterator<Item = (Piece, Option<Square>, Option<Square>)> {
+        let (from, to) = (m.from(), m.to());
+        let piece = self.piece_at(from);
+        let mut changes = [None; 3];
+        match m.kind() {
+            MoveKind::Castle => {
+                let (rook_from, rook_to) = self.castle_rook_squares(m);
+                changes[0] = Some((piece, Some(from), Some(to)));
+                changes[1] = Some((self.piece_at(rook_from), Some(rook_from), Some(rook_to)));
+            }
+            MoveKind::EnPassant => {
+                let victim = to
+                    .offset(-self.side.forward())
+                    .expect("beside the e.p. square");
+                changes[0] = Some((piece, Some(from), Some(to)));
+                changes[1] = Some((self.piece_at(victim), Some(victim), None));
+            }
+            MoveKind::Normal | MoveKind::DoublePush => {
+                let captured = self.piece_at(to);
+                if !captured.is_empty() {
+                    changes[0] = Some((captured, Some(to), None));
+                }
+                match m.promoted() {
+                    Some(kind) => {
+                        changes[1] = Some((piece, Some(from), None));
+                        changes[2] = Some((Piece::new(self.side, kind), None, Some(to)));
+                    }
+                    None => changes[1] = Some((piece, Some(from), Some(to))),
+                }
+            }
+        }
+        changes.into_iter().flatten()
+    }
+
     /// Plays a legal move. The returned `Undo` restores the position exactly.
     pub fn make_move(&mut self, m: Move) -> Undo {
         let keys = keys();

@@ -1,11 +1,13 @@
-//! `ferrimax datagen OUT --games N [--nodes N] [--threads N] [--seed N]`: training data
-//! for a learned evaluation (`tune::datagen`), appended to OUT with a progress file
-//! beside it (`OUT.progress`), so a run stopped at any moment resumes where it was with
-//! the same command.
+//! The learned evaluation's tools. `ferrimax datagen OUT --games N [--nodes N]
+//! [--threads N] [--seed N]`: training data (`tune::datagen`), appended to OUT with a
+//! progress file beside it (`OUT.progress`), so a run stopped at any moment resumes where
+//! it was with the same command. `ferrimax train DATA... --out NET [...]`: a network
+//! trained on such data (`tune::train`).
 
 use super::USAGE_ERROR;
-use crate::tune::datagen::{self, RECORD_BYTES};
+use crate::tune::datagen::{self, RECORD_BYTES, Record};
 use crate::tune::selfplay::SelfPlay;
+use crate::tune::train::{self, Settings};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -178,6 +180,91 @@ fn generate(out: &Path, games: u64, settings: SelfPlay, threads: u64) -> Result<
     })?;
     eprintln!();
     Ok(())
+}
+
+const TRAIN_USAGE: &str = "usage: ferrimax train DATA... --out NET [--hidden N] [--epochs N] \
+     [--batch N] [--lr X] [--result-weight X] [--threads N] [--seed N]";
+
+/// Runs `ferrimax train`: reads every record of the DATA files, trains (progress on
+/// stderr) and writes the integer network to NET; the exit status.
+pub fn run_train(args: &[String]) -> i32 {
+    let usage = |why: &str| {
+        eprintln!("{TRAIN_USAGE}  ({why})");
+        USAGE_ERROR
+    };
+    let mut files = Vec::new();
+    let mut out = None;
+    let mut settings = Settings::default();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        if !arg.starts_with("--") {
+            files.push(PathBuf::from(arg));
+            continue;
+        }
+        let Some(value) = rest.next() else {
+            return usage(&format!("{arg} needs a value"));
+        };
+        let number = value
+            .parse::<f32>()
+            .ok()
+            .filter(|n| n.is_finite() && *n >= 0.0);
+        let count = value.parse::<usize>().ok();
+        match (arg.as_str(), number, count) {
+            ("--out", _, _) => out = Some(PathBuf::from(value)),
+            ("--hidden", _, Some(n)) if (1..=4096).contains(&n) => settings.hidden = n,
+            ("--epochs", _, Some(n)) => settings.epochs = n,
+            ("--batch", _, Some(n)) if n > 0 => settings.batch = n,
+            ("--threads", _, Some(n)) => settings.threads = n.clamp(1, super::MAX_BENCH_THREADS),
+            ("--seed", _, Some(n)) => settings.seed = n as u64,
+            ("--lr", Some(x), _) if x > 0.0 => settings.learning_rate = x,
+            ("--result-weight", Some(x), _) if x <= 1.0 => settings.result_weight = x,
+            _ => return usage(&format!("bad {arg} {value}")),
+        }
+    }
+    let Some(out) = out else {
+        return usage("--out is needed");
+    };
+    if files.is_empty() {
+        return usage("no data file");
+    }
+    let mut records = Vec::new();
+    for file in &files {
+        match read_records(file) {
+            Ok(read) => records.extend(read),
+            Err(why) => {
+                eprintln!("train: {}: {why}", file.display());
+                return USAGE_ERROR;
+            }
+        }
+    }
+    crate::eval::init();
+    let trained = train::train(&records, &settings, |line| eprintln!("train: {line}"));
+    match std::fs::write(&out, trained.network.to_bytes()) {
+        Ok(()) => 0,
+        Err(why) => {
+            eprintln!("train: {}: {why}", out.display());
+            USAGE_ERROR
+        }
+    }
+}
+
+/// Every record of a `datagen` file.
+pub fn read_records(path: &Path) -> Result<Vec<Record>, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    if !bytes.len().is_multiple_of(RECORD_BYTES) {
+        return Err(format!(
+            "{} bytes: not whole {RECORD_BYTES}-byte records",
+            bytes.len()
+        ));
+    }
+    bytes
+        .chunks_exact(RECORD_BYTES)
+        .enumerate()
+        .map(|(i, chunk)| {
+            let record: &[u8; RECORD_BYTES] = chunk.try_into().expect("exact chunks");
+            Record::from_bytes(record).map_err(|e| format!("record {i}: {e}"))
+        })
+        .collect()
 }
 
 /// The data file, cut back to `bytes` (what the progress file vouches for) and opened to

@@ -34,6 +34,9 @@ usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
        ferrimax datagen OUT --games N [--nodes N] [--threads N] [--seed N]
                                     training positions of self-play games for a
                                     learned evaluation (resumes a stopped run)
+       ferrimax train DATA... --out NET [--hidden N] [--epochs N] [--batch N]
+                     [--lr X] [--result-weight X] [--threads N] [--seed N]
+                                    train a network on datagen's positions
        ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N]
                      [--only PREFIX,...] [--gradient [--penalty N]]
                                     fit the evaluation weights to the games' results
@@ -44,7 +47,7 @@ usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
 Logs: RUST_LOG=debug ferrimax (to stderr). See README.md for GUIs, servers and options.";
 
 /// The one-line usage printed with a usage error (`--help` tells more).
-pub const USAGE: &str = "usage: ferrimax [perft DEPTH [FEN] | divide DEPTH [FEN] | bench [DEPTH] | epd FILE | selfplay GAMES | datagen OUT | tune PGN... | --help | --version]";
+pub const USAGE: &str = "usage: ferrimax [perft DEPTH [FEN] | divide DEPTH [FEN] | bench [DEPTH] | epd FILE | selfplay GAMES | datagen OUT | train DATA... | tune PGN... | --help | --version]";
 
 /// The program and its version, as `--version` prints it.
 pub const VERSION: &str = concat!("ferrimax ", env!("CARGO_PKG_VERSION"));
@@ -60,6 +63,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("tune") => tune::run_tune(&args[1..]),
         Some("selfplay") => tune::run_selfplay(&args[1..]),
         Some("datagen") => datagen::run_datagen(&args[1..]),
+        Some("train") => datagen::run_train(&args[1..]),
         Some("--help" | "-h" | "help") => {
             println!("{HELP}");
             0

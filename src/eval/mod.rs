@@ -10,6 +10,7 @@
 
 mod endgame;
 pub mod kpk;
+pub mod nnue;
 pub mod pawnrace;
 mod pawns;
 pub mod weights;

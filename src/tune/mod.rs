@@ -22,6 +22,7 @@ pub mod datagen;
 pub mod gradient;
 pub mod pgn;
 pub mod selfplay;
+pub mod train;
 
 use crate::chess::{Board, Color, Move, MoveList};
 use crate::eval::{self, Weights};

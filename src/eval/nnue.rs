@@ -1,0 +1,394 @@
+//! A learned evaluation (NNUE, an "efficiently updatable neural network"): the form of
+//! the network, its file, and its integer forward pass.
+//!
+//! The network is a perspective network: 768 inputs per side (a piece of one of six
+//! kinds and two colours on one of 64 squares, seen from that side: its own pieces first
+//! and the board turned for Black) feed one hidden layer of `hidden` units, the same
+//! weights for both sides; the side to move's layer and the other's, clipped to 0..1,
+//! feed one output. Because the hidden layer is a sum over the pieces (an accumulator), a
+//! move changes it by adding and subtracting a few rows, which is what makes it cheap to
+//! keep up to date in a search.
+//!
+//! Integers: the hidden weights and biases are scaled by `QA` (clipping is to 0..QA), the
+//! output weights by `QB`; the output, divided by QA·QB, is the score in units of
+//! `OUTPUT_SCALE` centipawns. The trainer (`crate::tune::train`) works in floats and
+//! rounds to this form at the end.
+
+use crate::chess::{Board, Color, Piece, Square};
+use std::fmt;
+
+/// Inputs per side: 2 colours × 6 kinds × 64 squares.
+pub const INPUTS: usize = 768;
+/// Scale of the hidden layer's weights and biases, and its clipping bound.
+pub const QA: i32 = 255;
+/// Scale of the output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output.
+pub const OUTPUT_SCALE: i32 = 400;
+/// The file's first bytes.
+const MAGIC: &[u8; 4] = b"FXNN";
+/// The file format's version.
+const VERSION: u32 = 1;
+/// Largest hidden layer a file may declare.
+const MAX_HIDDEN: usize = 4096;
+
+/// The input a piece on a square is, seen from `perspective`'s side: its own pieces first,
+/// the board turned (rank mirrored) for Black.
+#[inline]
+pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
+    let kind = usize::from(piece.type_bits()) - 1;
+    let theirs = usize::from(piece.color() != perspective);
+    let index = square.index64();
+    let seen = match perspective {
+        Color::White => index,
+        // Rank r becomes rank 7 − r: the square index's rank bits flipped.
+        Color::Black => index ^ 56,
+    };
+    (theirs * 6 + kind) * 64 + seen
+}
+
+/// The active inputs of `board` for each side (White's first).
+pub fn features(board: &Board) -> [Vec<usize>; 2] {
+    let mut both = [Vec::with_capacity(32), Vec::with_capacity(32)];
+    for sq in Square::all() {
+        let piece = board.piece_at(sq);
+        if !piece.is_empty() {
+            both[0].push(feature(Color::White, piece, sq));
+            both[1].push(feature(Color::Black, piece, sq));
+        }
+    }
+    both
+}
+
+/// A network in integers, as the engine evaluates with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS` rows of `hidden` weights: the row of input `f` starts at `f * hidden`.
+    input_weights: Vec<i16>,
+    hidden_bias: Vec<i16>,
+    /// The side to move's `hidden` weights, then the other side's.
+    output_weights: Vec<i16>,
+    output_bias: i32,
+}
+
+/// Why bytes are not a network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetworkError {
+    /// Not a file of this format (its first bytes).
+    NotANetwork,
+    /// A version this engine does not read.
+    Version(u32),
+    /// A hidden layer of no units or too many.
+    Hidden(usize),
+    /// Shorter or longer than the header says.
+    Length {
+        /// Bytes the header implies.
+        expected: usize,
+        /// Bytes found.
+        found: usize,
+    },
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkError::NotANetwork => f.write_str("not a Ferrimax network file"),
+            NetworkError::Version(v) => write!(f, "network format version {v} is not read here"),
+            NetworkError::Hidden(n) => write!(f, "a hidden layer of {n} units"),
+            NetworkError::Length { expected, found } => {
+                write!(f, "{found} bytes where the header says {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// The bytes of a file with a hidden layer of `hidden` units.
+fn file_length(hidden: usize) -> usize {
+    12 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
+impl Network {
+    /// A network from its parts; `None` when their sizes do not agree.
+    pub fn new(
+        input_weights: Vec<i16>,
+        hidden_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+    ) -> Option<Network> {
+        let hidden = hidden_bias.len();
+        let agree = (1..=MAX_HIDDEN).contains(&hidden)
+            && input_weights.len() == INPUTS * hidden
+            && output_weights.len() == 2 * hidden;
+        agree.then_some(Network {
+            hidden,
+            input_weights,
+            hidden_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// Units of the hidden layer.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The file: magic, version, hidden units, then every weight little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(file_length(self.hidden));
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        let hidden = u32::try_from(self.hidden).expect("at most MAX_HIDDEN");
+        bytes.extend_from_slice(&hidden.to_le_bytes());
+        for w in self
+            .input_weights
+            .iter()
+            .chain(&self.hidden_bias)
+            .chain(&self.output_weights)
+        {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        bytes
+    }
+
+    /// Reads a file (the inverse of `to_bytes`).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() < 12 || &bytes[..4] != MAGIC {
+            return Err(NetworkError::NotANetwork);
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        if word(4) != VERSION {
+            return Err(NetworkError::Version(word(4)));
+        }
+        let hidden = usize::try_from(word(8)).unwrap_or(usize::MAX);
+        if !(1..=MAX_HIDDEN).contains(&hidden) {
+            return Err(NetworkError::Hidden(hidden));
+        }
+        let expected = file_length(hidden);
+        if bytes.len() != expected {
+            return Err(NetworkError::Length {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let mut shorts = bytes[12..expected - 4]
+            .chunks_exact(2)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
+        let mut take = |n: usize| shorts.by_ref().take(n).collect::<Vec<i16>>();
+        let input_weights = take(INPUTS * hidden);
+        let hidden_bias = take(hidden);
+        let output_weights = take(2 * hidden);
+        let output_bias = i32::from_le_bytes(bytes[expected - 4..].try_into().expect("4 bytes"));
+        Network::new(input_weights, hidden_bias, output_weights, output_bias)
+            .ok_or(NetworkError::Hidden(hidden))
+    }
+
+    /// The accumulators of `board` computed from scratch.
+    pub fn accumulate(&self, board: &Board) -> Accumulator {
+        let mut acc = Accumulator {
+            sides: [self.hidden_bias.clone(), self.hidden_bias.clone()],
+        };
+        for (side, active) in features(board).iter().enumerate() {
+            for &f in active {
+                self.add(&mut acc.sides[side], f);
+            }
+        }
+        acc
+    }
+
+    fn row(&self, feature: usize) -> &[i16] {
+        &self.input_weights[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+
+    fn add(&self, values: &mut [i16], feature: usize) {
+        for (v, w) in values.iter_mut().zip(self.row(feature)) {
+            *v = v.wrapping_add(*w);
+        }
+    }
+
+    fn subtract(&self, values: &mut [i16], feature: usize) {
+        for (v, w) in values.iter_mut().zip(self.row(feature)) {
+            *v = v.wrapping_sub(*w);
+        }
+    }
+
+    /// Moves `piece` from `from` to `to` in `acc` (`from` or `to` `None` for a piece
+    /// appearing or leaving).
+    pub fn update(
+        &self,
+        acc: &mut Accumulator,
+        piece: Piece,
+        from: Option<Square>,
+        to: Option<Square>,
+    ) {
+        for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
+            if let Some(from) = from {
+                self.subtract(&mut acc.sides[side], feature(perspective, piece, from));
+            }
+            if let Some(to) = to {
+                self.add(&mut acc.sides[side], feature(perspective, piece, to));
+            }
+        }
+    }
+
+    /// The score in centipawns for `side_to_move` from the accumulators.
+    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        let (us, them) = match side_to_move {
+            Color::White => (&acc.sides[0], &acc.sides[1]),
+            Color::Black => (&acc.sides[1], &acc.sides[0]),
+        };
+        let (ours, theirs) = self.output_weights.split_at(self.hidden);
+        let layer = |values: &[i16], weights: &[i16]| -> i32 {
+            values
+                .iter()
+                .zip(weights)
+                .map(|(&v, &w)| i32::from(v).clamp(0, QA) * i32::from(w))
+                .sum()
+        };
+        let output = layer(us, ours) + layer(them, theirs) + self.output_bias;
+        let centipawns = i64::from(output) * i64::from(OUTPUT_SCALE) / i64::from(QA * QB);
+        i32::try_from(centipawns).unwrap_or(if centipawns > 0 { i32::MAX } else { i32::MIN })
+    }
+}
+
+/// The hidden layer of both sides for one position (White's first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    sides: [Vec<i16>; 2],
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::PieceType;
+
+    /// A small network whose weights follow a fixed pattern.
+    fn patterned(hidden: usize) -> Network {
+        let weight = |i: usize, m: usize| {
+            let (v, m) = (
+                i16::try_from(i * 7919 % m).unwrap(),
+                i16::try_from(m).unwrap(),
+            );
+            v - m / 2
+        };
+        Network::new(
+            (0..INPUTS * hidden).map(|i| weight(i, 61)).collect(),
+            (0..hidden).map(|i| weight(i, 97) + 40).collect(),
+            (0..2 * hidden).map(|i| weight(i, 53)).collect(),
+            1234,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn features_mirror_for_black() {
+        let pawn = Piece::new(Color::White, PieceType::Pawn);
+        let e2 = Square::parse("e2").unwrap();
+        let e7 = Square::parse("e7").unwrap();
+        let black_pawn = Piece::new(Color::Black, PieceType::Pawn);
+        assert_eq!(
+            feature(Color::White, pawn, e2),
+            feature(Color::Black, black_pawn, e7)
+        );
+        assert!(feature(Color::White, black_pawn, e7) >= 6 * 64);
+        let all = features(&Board::startpos());
+        assert_eq!(all[0].len(), 32);
+        let mut mirrored = all[1].clone();
+        mirrored.sort_unstable();
+        let mut white = all[0].clone();
+        white.sort_unstable();
+        assert_eq!(mirrored, white, "the start position is symmetric");
+    }
+
+    #[test]
+    fn a_network_file_reads_back_and_bad_files_are_refused() {
+        let net = patterned(8);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes), Ok(net));
+        assert_eq!(
+            Network::from_bytes(b"nonsense"),
+            Err(NetworkError::NotANetwork)
+        );
+        let truncated = &bytes[..bytes.len() - 3];
+        assert!(matches!(
+            Network::from_bytes(truncated),
+            Err(NetworkError::Length { .. })
+        ));
+        let mut future = bytes.clone();
+        future[4] = 9;
+        assert_eq!(Network::from_bytes(&future), Err(NetworkError::Version(9)));
+    }
+
+    /// Each kind of move, in a position where it can be played: the updated accumulators
+    /// are the fresh ones of the position after it.
+    #[test]
+    fn every_kind_of_move_updates_exactly() {
+        let net = patterned(16);
+        let cases = [
+            (
+                "short castling",
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+                "e1g1",
+            ),
+            (
+                "long castling",
+                "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+                "e8c8",
+            ),
+            ("en passant", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"),
+            (
+                "promotion with capture",
+                "3rk3/4P3/8/8/8/8/8/4K3 w - - 0 1",
+                "e7d8n",
+            ),
+            ("capture", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5"),
+        ];
+        for (name, fen, text) in cases {
+            let mut board = Board::from_fen(fen).unwrap();
+            let m = board.parse_move(text).unwrap();
+            let mut acc = net.accumulate(&board);
+            for (piece, from, to) in board.piece_moves(m) {
+                net.update(&mut acc, piece, from, to);
+            }
+            board.make_move(m);
+            assert_eq!(acc, net.accumulate(&board), "{name}");
+        }
+    }
+
+    /// The accumulators kept up to date move by move equal the ones computed afresh,
+    /// over random games with castling, captures, en passant and promotions.
+    #[test]
+    fn updated_accumulators_equal_fresh_ones() {
+        let net = patterned(16);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for game in 0..30 {
+            let mut board = Board::startpos();
+            let mut acc = net.accumulate(&board);
+            for _ in 0..120 {
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let pick = usize::try_from(seed % moves.len() as u64).unwrap();
+                let m = moves.as_slice()[pick];
+                for (piece, from, to) in board.piece_moves(m) {
+                    net.update(&mut acc, piece, from, to);
+                }
+                board.make_move(m);
+                assert_eq!(
+                    acc,
+                    net.accumulate(&board),
+                    "game {game}: {}",
+                    board.to_fen()
+                );
+            }
+        }
+    }
+}
