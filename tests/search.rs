@@ -472,3 +472,44 @@ fn a_stopped_search_still_finishes_its_first_iteration() {
         assert!(board.is_legal(result.best_move), "{fen}");
     }
 }
+
+/// A network with small weights in a fixed pattern: not a strong one, but one the search
+/// can evaluate with.
+fn patterned_network(hidden: usize) -> ferrimax::eval::nnue::Network {
+    let weight = |i: usize, m: usize| {
+        let (v, m) = (
+            i16::try_from(i * 7919 % m).unwrap(),
+            i16::try_from(m).unwrap(),
+        );
+        v - m / 2
+    };
+    ferrimax::eval::nnue::Network::new(
+        (0..ferrimax::eval::nnue::INPUTS * hidden)
+            .map(|i| weight(i, 41))
+            .collect(),
+        (0..hidden).map(|i| weight(i, 97) + 60).collect(),
+        (0..2 * hidden).map(|i| weight(i, 53)).collect(),
+        0,
+    )
+    .unwrap()
+}
+
+/// A search evaluating with a network keeps each ply's accumulators equal to fresh ones
+/// (checked at every evaluation in this build: moves of every kind, null moves,
+/// quiescence) and plays a legal move; on several threads too.
+#[test]
+fn a_search_evaluates_with_a_network() {
+    let network = std::sync::Arc::new(patterned_network(16));
+    for fen in positions::BENCH.iter().take(6) {
+        let board = Board::from_fen(fen).unwrap();
+        for threads in [1, 2] {
+            let tt = TranspositionTable::new(8);
+            let request = SearchRequest::new(board.clone())
+                .depth(6)
+                .threads(threads)
+                .network(Some(network.clone()));
+            let result = search::search(&request, &tt, &SearchControl::new(), &mut |_| {});
+            assert!(board.is_legal(result.best_move), "{fen}");
+        }
+    }
+}

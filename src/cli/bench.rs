@@ -4,7 +4,9 @@
 //! second. The tests pin the signature with the same runner.
 
 use crate::chess::{Board, positions::BENCH};
+use crate::eval::nnue::Network;
 use crate::search::{SearchControl, SearchOptions, SearchRequest, TranspositionTable, search};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Depth searched when none is given.
@@ -40,15 +42,17 @@ pub fn run(
     options: SearchOptions,
     per_position: impl FnMut(usize, &str, u64),
 ) -> BenchResult {
-    run_threads(depth, options, 1, per_position)
+    run_threads(depth, options, 1, None, per_position)
 }
 
-/// [`run`] with `threads` threads per search: the time it takes is the parallel time to
-/// depth (the node count then varies from run to run).
+/// [`run`] with `threads` threads per search (the time it takes is then the parallel time
+/// to depth, and the node count varies from run to run), evaluating with `network` when
+/// one is given.
 pub fn run_threads(
     depth: u32,
     options: SearchOptions,
     threads: usize,
+    network: Option<Arc<Network>>,
     mut per_position: impl FnMut(usize, &str, u64),
 ) -> BenchResult {
     let mut total = 0;
@@ -59,7 +63,8 @@ pub fn run_threads(
         let request = SearchRequest::new(board)
             .depth(depth)
             .options(options)
-            .threads(threads);
+            .threads(threads)
+            .network(network.clone());
         let result = search(&request, &tt, &SearchControl::new(), &mut |_| {});
         total += result.nodes;
         per_position(i, fen, result.nodes);

@@ -13,6 +13,7 @@ pub use epd::{Budget, EpdPosition, parse_line, run_suite};
 
 use crate::chess::positions;
 use crate::chess::{Board, STARTPOS, divide, perft};
+use crate::eval::nnue::Network;
 use crate::search::SearchOptions;
 use progress::Progress;
 use std::time::{Duration, Instant};
@@ -24,7 +25,7 @@ Ferrimax, a chess engine for XBoard/WinBoard (CECP 2) GUIs, chess servers and te
 usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
        ferrimax perft DEPTH [FEN]   count the leaves of the legal move tree
        ferrimax divide DEPTH [FEN]  the same per root move
-       ferrimax bench [DEPTH] [--threads N] [--lines N]
+       ferrimax bench [DEPTH] [--threads N] [--lines N] [--net FILE]
                                     search the bench positions; the last line,
                                     \"N nodes M nps\", is the search's signature
        ferrimax epd FILE [--time S | --depth D | --nodes N] [--threads N]
@@ -156,7 +157,7 @@ const MAX_BENCH_THREADS: usize = 256;
 /// Most lines `bench --lines` searches (multi-PV), as the `MultiPV` option allows.
 const MAX_BENCH_LINES: usize = 64;
 const BENCH_USAGE: &str = "usage: ferrimax bench [DEPTH 1-64] [--threads N] [--lines N] \
-     [--self-deepening|--no-self-deepening]";
+     [--net FILE] [--self-deepening|--no-self-deepening]";
 
 /// `ferrimax bench [DEPTH] [--threads N] [--lines N] [--self-deepening]`: searches the
 /// bench positions (with `--lines`, that many lines each, as a multi-PV analysis does)
@@ -167,6 +168,7 @@ pub fn run_bench(args: &[String]) -> i32 {
     let mut depth = bench::DEFAULT_DEPTH;
     let mut threads = 1;
     let mut options = SearchOptions::default();
+    let mut network = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -181,6 +183,20 @@ pub fn run_bench(args: &[String]) -> i32 {
                     return USAGE_ERROR;
                 }
             },
+            "--net" => {
+                let read = args
+                    .next()
+                    .ok_or_else(|| "--net needs a network file".to_string())
+                    .and_then(|path| std::fs::read(path).map_err(|e| format!("{path}: {e}")))
+                    .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
+                match read {
+                    Ok(net) => network = Some(std::sync::Arc::new(net)),
+                    Err(why) => {
+                        eprintln!("{BENCH_USAGE}  ({why})");
+                        return USAGE_ERROR;
+                    }
+                }
+            }
             "--lines" => match args.next().map(|n| n.parse::<usize>()) {
                 Some(Ok(n)) if (1..=MAX_BENCH_LINES).contains(&n) => options.lines = n,
                 _ => {
@@ -201,7 +217,7 @@ pub fn run_bench(args: &[String]) -> i32 {
     }
     crate::eval::init();
     let mut progress = Progress::new("bench", positions::BENCH.len());
-    let result = bench::run_threads(depth, options, threads, |i, fen, nodes| {
+    let result = bench::run_threads(depth, options, threads, network, |i, fen, nodes| {
         println!("position {:2} {nodes:>10} nodes  {fen}", i + 1);
         progress.show(i + 1, "positions");
     });

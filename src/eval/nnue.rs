@@ -261,6 +261,16 @@ pub struct Accumulator {
     sides: [Vec<i16>; 2],
 }
 
+impl Accumulator {
+    /// Takes over `other`'s values without allocating (both are of one network).
+    #[inline]
+    pub fn copy_from(&mut self, other: &Accumulator) {
+        for (mine, theirs) in self.sides.iter_mut().zip(&other.sides) {
+            mine.copy_from_slice(theirs);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -193,6 +193,9 @@ pub struct Game {
     hopeless_moves: u32,
     /// The opening book named by the `Book` option, once opened.
     book: Option<crate::book::Book>,
+    /// The network named by the `EvalFile` option, once read (none: the hand-written
+    /// evaluation).
+    network: Option<Arc<crate::eval::nnue::Network>>,
     search_options: SearchOptions,
 }
 
@@ -237,6 +240,7 @@ impl Game {
             draw_offer_pending: false,
             hopeless_moves: 0,
             book: None,
+            network: None,
             search_options: SearchOptions::default(),
         }
     }

@@ -8,6 +8,7 @@
 
 use super::Game;
 use crate::cecp::{EngineOption, ErrorKind, Message, OptionKind};
+use crate::eval::nnue::Network;
 use crate::search::DEFAULT_HASH_MB;
 use std::sync::Arc;
 
@@ -74,6 +75,9 @@ pub struct Settings {
     pub limit_strength: bool,
     /// The playing strength asked for, in Elo (with `limit_strength`).
     pub elo: i64,
+    /// A network file to evaluate with (`ferrimax train` makes one); empty for the
+    /// hand-written evaluation.
+    pub eval_file: String,
     /// Names of the options the user set (the others follow the situation: a chess
     /// server turns resignation and whispers on).
     explicit: Vec<&'static str>,
@@ -97,6 +101,7 @@ impl Default for Settings {
             multi_pv: 0,
             limit_strength: false,
             elo: 0,
+            eval_file: String::new(),
             explicit: Vec::new(),
         };
         for spec in OPTIONS {
@@ -285,6 +290,12 @@ const OPTIONS: &[OptionSpec] = &[
             value: |s| &mut s.elo,
         },
     },
+    OptionSpec {
+        name: "EvalFile",
+        kind: Kind::File {
+            value: |s| &mut s.eval_file,
+        },
+    },
 ];
 
 /// The most lines an analysis shows at once (`MultiPV`).
@@ -425,6 +436,7 @@ impl Game {
     /// Applies a change of the settings and does what it calls for.
     pub(super) fn change_settings(&mut self, change: impl FnOnce(&mut Settings)) {
         let old_book = self.settings.book.clone();
+        let old_network = self.settings.eval_file.clone();
         let old_threads = self.settings.threads;
         let old_search = self.settings.search_shape();
         change(&mut self.settings);
@@ -439,6 +451,32 @@ impl Game {
         }
         if self.settings.book != old_book {
             self.load_book();
+        }
+        if self.settings.eval_file != old_network {
+            self.load_network();
+            self.refresh_analysis();
+        }
+    }
+
+    /// Opens the network `EvalFile` names (none: the hand-written evaluation). A file that
+    /// cannot be read or is no network is reported, and the evaluation stays as it was.
+    fn load_network(&mut self) {
+        let path = self.settings.eval_file.clone();
+        if path.is_empty() {
+            self.network = None;
+            return;
+        }
+        let read = std::fs::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
+        match read {
+            Ok(network) => self.network = Some(Arc::new(network)),
+            Err(why) => {
+                log::warn!("network {path}: {why}");
+                self.send(Message::TellUserError(format!(
+                    "Cannot use network {path}: {why}"
+                )));
+            }
         }
     }
 

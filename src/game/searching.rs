@@ -208,6 +208,7 @@ impl Game {
             root_moves,
             options,
             threads: usize::try_from(self.settings.threads).unwrap_or(1),
+            network: self.network.clone(),
         };
         let id = self.next_search_id;
         self.next_search_id += 1;

@@ -100,7 +100,7 @@ impl Searcher<'_> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate();
+            return self.evaluate(ply);
         }
         // Check extension (micro-Max 4.7): a node in check is searched one ply deeper.
         let depth = if in_check { depth + 1 } else { depth };
@@ -128,7 +128,11 @@ impl Searcher<'_> {
             Probe::Miss => {}
         }
 
-        let static_eval = if in_check { -INFINITY } else { self.evaluate() };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.evaluate(ply)
+        };
         if !is_pv
             && !in_check
             && beta.abs() < MATE_BOUND
@@ -211,7 +215,7 @@ impl Searcher<'_> {
             return None;
         }
         let reduction = (NULL_MOVE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR).min(depth - 1);
-        let undo = self.board.make_null();
+        let undo = self.make_null(ply);
         self.path[ply + 1] = self.board.key();
         let floor = std::mem::replace(&mut self.null_floor, ply + 1);
         let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, false);
@@ -276,7 +280,7 @@ impl Searcher<'_> {
 
     /// Searches one move to `depth` with a null window at `beta` (self-deepening).
     fn search_single(&mut self, m: Move, depth: i32, beta: i32, ply: usize) -> i32 {
-        let undo = self.board.make_move(m);
+        let undo = self.make(ply, m);
         self.path[ply + 1] = self.board.key();
         let score = -self.negamax(depth - 1, -beta, -beta + 1, ply + 1, true);
         self.board.unmake_move(m, &undo);
@@ -349,7 +353,7 @@ impl Searcher<'_> {
                 self.control
                     .publish_root_move(index, self.root_moves.len(), m);
             }
-            let undo = self.board.make_move(m);
+            let undo = self.make(ply, m);
             let gives_check = self.board.in_check();
             self.path[ply + 1] = self.board.key();
             let reduction = if searched > 0
@@ -531,7 +535,7 @@ mod tests {
         let mut silent = |_: &Report| {};
         let mut searcher = Searcher::new(&request, &tt, &control, &shared, 0, &mut silent);
         searcher.path[0] = searcher.board.key();
-        let static_eval = searcher.evaluate();
+        let static_eval = searcher.evaluate(0);
         let (_, best) = searcher.search_moves::<INTERIOR>(
             depth,
             -INFINITY,
@@ -553,7 +557,7 @@ mod tests {
     fn a_search_without_the_hash_move_finds_another_and_leaves_the_table_alone() {
         for fen in [START, QUEEN_TRADE_ON_OFFER] {
             with_searched_root(fen, 5, |searcher, entry| {
-                let static_eval = searcher.evaluate();
+                let static_eval = searcher.evaluate(0);
                 let hints = MoveHints {
                     excluded: entry.best_move,
                     ..MoveHints::default()
@@ -587,7 +591,7 @@ mod tests {
         ];
         for (fen, beta, expected) in cases {
             with_searched_root(fen, SINGULAR_MIN_DEPTH - 1, |searcher, entry| {
-                let static_eval = searcher.evaluate();
+                let static_eval = searcher.evaluate(0);
                 let verdict =
                     searcher.singular(entry, SINGULAR_MIN_DEPTH, beta, 0, false, static_eval);
                 let table_score = score_from_table(entry.score, 0);
@@ -618,7 +622,7 @@ mod tests {
         searcher.path[0] = board.key();
         // The mate is ordered last of all.
         searcher.history.penalize(board.side_to_move(), mate, 10);
-        let static_eval = searcher.evaluate();
+        let static_eval = searcher.evaluate(0);
         let (score, best) = searcher.search_moves::<INTERIOR>(
             1,
             0,
@@ -647,7 +651,7 @@ mod tests {
             QUEEN_TRADE_ON_OFFER,
             SINGULAR_MIN_DEPTH - 1,
             |searcher, entry| {
-                let static_eval = searcher.evaluate();
+                let static_eval = searcher.evaluate(0);
                 let nodes = searcher.nodes;
                 let verdict = searcher.singular(
                     entry,

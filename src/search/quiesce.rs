@@ -30,7 +30,7 @@ impl Searcher<'_> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.evaluate();
+            return self.evaluate(ply);
         }
         let key = self.board.key();
         // A result of an earlier quiescence search of this position (or of a deeper one)
@@ -59,7 +59,7 @@ impl Searcher<'_> {
             }
             stand_pat = -INFINITY;
         } else {
-            stand_pat = self.evaluate();
+            stand_pat = self.evaluate(ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -81,7 +81,7 @@ impl Searcher<'_> {
                     continue;
                 }
             }
-            let undo = self.board.make_move(m);
+            let undo = self.make(ply, m);
             let score = -self.quiesce(-beta, -alpha, ply + 1);
             self.board.unmake_move(m, &undo);
             if self.stopped {

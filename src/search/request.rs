@@ -4,6 +4,8 @@
 
 use super::strength::Strength;
 use crate::chess::{Board, Move};
+use crate::eval::nnue::Network;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The clock as the GUI reports it when a search starts.
@@ -72,6 +74,8 @@ pub struct SearchRequest {
     pub options: SearchOptions,
     /// Threads searching at once (at least one).
     pub threads: usize,
+    /// Evaluate with this network instead of the hand-written evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 impl SearchRequest {
@@ -83,6 +87,7 @@ impl SearchRequest {
             root_moves: None,
             options: SearchOptions::default(),
             threads: 1,
+            network: None,
         }
     }
 
@@ -107,6 +112,12 @@ impl SearchRequest {
     /// Considers only `moves` at the root.
     pub fn root_moves(mut self, moves: Vec<Move>) -> SearchRequest {
         self.root_moves = Some(moves);
+        self
+    }
+
+    /// Evaluates with `network`.
+    pub fn network(mut self, network: Option<Arc<Network>>) -> SearchRequest {
+        self.network = network;
         self
     }
 

@@ -18,7 +18,8 @@ use super::result::Report;
 use super::score::{DRAW, MAX_PLY};
 use super::shared::SharedSearch;
 use super::tt::{PackedMove, Probe, TranspositionTable};
-use crate::chess::{Board, Move};
+use crate::chess::{Board, Move, Undo};
+use crate::eval::nnue::{Accumulator, Network};
 use crate::eval::{self, PawnTable};
 
 /// Where the main thread sends its thinking output; helpers send nothing.
@@ -64,6 +65,10 @@ pub struct Searcher<'a> {
     pub(super) root_start: usize,
     /// Lines searched per iteration: the multi-PV asked for, or a level's candidates.
     pub(super) lines: usize,
+    /// The network this search evaluates with (none: the hand-written evaluation), and
+    /// each ply's accumulators, the root's first.
+    network: Option<&'a Network>,
+    accumulators: Vec<Accumulator>,
     /// The node limit: the request's, or a level's if lower.
     node_limit: Option<u64>,
 }
@@ -85,7 +90,18 @@ impl<'a> Searcher<'a> {
             options,
             ..
         } = request;
+        let network = request.network.as_deref();
+        // Room for every ply's accumulators; without it, the hand-written evaluation.
+        let accumulators = network.and_then(|net| {
+            let root = net.accumulate(board);
+            let mut stack = Vec::new();
+            stack.try_reserve_exact(MAX_PLY + 1).ok()?;
+            stack.resize(MAX_PLY + 1, root);
+            Some(stack)
+        });
         let mut s = Searcher {
+            network: network.filter(|_| accumulators.is_some()),
+            accumulators: accumulators.unwrap_or_default(),
             board: board.clone(),
             tt,
             control,
@@ -176,13 +192,50 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The static evaluation, with the `random` offset when one is asked for.
+    /// Makes `m` at `ply`, the next ply's accumulators (with a network) following it.
     #[inline]
-    pub(super) fn evaluate(&mut self) -> i32 {
-        let pawn_table = &mut self.pawn_table;
-        let score = self.eval_cache.evaluate(&self.board, |board| {
-            eval::evaluate_cached(board, pawn_table)
-        });
+    pub(super) fn make(&mut self, ply: usize, m: Move) -> Undo {
+        if let Some(net) = self.network {
+            let (done, next) = self.accumulators.split_at_mut(ply + 1);
+            let next = &mut next[0];
+            next.copy_from(&done[ply]);
+            for (piece, from, to) in self.board.piece_moves(m) {
+                net.update(next, piece, from, to);
+            }
+        }
+        self.board.make_move(m)
+    }
+
+    /// Passes the move at `ply` (null move): the pieces, and so the accumulators, stay.
+    #[inline]
+    pub(super) fn make_null(&mut self, ply: usize) -> Undo {
+        if self.network.is_some() {
+            let (done, next) = self.accumulators.split_at_mut(ply + 1);
+            next[0].copy_from(&done[ply]);
+        }
+        self.board.make_null()
+    }
+
+    /// The static evaluation of the position at `ply`, with the `random` offset when one
+    /// is asked for.
+    #[inline]
+    pub(super) fn evaluate(&mut self, ply: usize) -> i32 {
+        let score = match self.network {
+            Some(net) => {
+                let acc = &self.accumulators[ply];
+                debug_assert_eq!(acc, &net.accumulate(&self.board), "ply {ply}");
+                self.eval_cache.evaluate(&self.board, |board| {
+                    let cp = net.evaluate(acc, board.side_to_move());
+                    eval::from_centipawns(i64::from(cp))
+                })
+            }
+            None => {
+                let pawn_table = &mut self.pawn_table;
+                self.eval_cache.evaluate(&self.board, |board| {
+                    eval::evaluate_cached(board, pawn_table)
+                })
+            }
+        };
         match self.options.noise_seed {
             None => score,
             Some(seed) => {

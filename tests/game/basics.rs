@@ -30,7 +30,8 @@ fn protover_announces_every_feature_between_done_0_and_done_1() {
              option=\"Contempt -spin 10 -200 200\" option=\"DrawMargin -spin 25 0 1000\" \
              option=\"Kibitz -combo *off /// whisper /// kibitz\" \
              option=\"ThinkingExtras -check 1\" option=\"MultiPV -spin 1 1 64\" \
-             option=\"LimitStrength -check 0\" option=\"Elo -spin 2000 1000 2800\"",
+             option=\"LimitStrength -check 0\" option=\"Elo -spin 2000 1000 2800\" \
+             option=\"EvalFile -file \"",
             "feature done=1",
         ]
     );

@@ -411,3 +411,38 @@ fn several_threads_play_ponder_analyse_and_stop() {
     assert_eq!(out.len(), 1, "{out:?}");
     assert!(is_move(&out[0]));
 }
+
+/// `EvalFile`: a network file is read and searched with; a missing or bad file is
+/// reported and the evaluation stays as it was; an empty name is the hand-written
+/// evaluation again.
+#[test]
+fn a_network_file_is_taken_or_refused_with_a_reason() {
+    let dir = std::env::temp_dir().join(format!("ferrimax-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("net.bin");
+    let weights = |n: usize| (0..n).map(|i| i16::try_from(i % 13).unwrap() - 6).collect();
+    let net =
+        ferrimax::eval::nnue::Network::new(weights(768 * 8), weights(8), weights(16), 0).unwrap();
+    std::fs::write(&good, net.to_bytes()).unwrap();
+    let bad = dir.join("bad.bin");
+    std::fs::write(&bad, b"FXNN but not a network").unwrap();
+    let mut d = Driver::new();
+    d.send_all(&["new", SHALLOW]);
+    let missing = dir.join("missing.bin");
+    let refused = d.send(&format!("option EvalFile={}", missing.display()));
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(
+        refused[0].starts_with("tellusererror Cannot use network "),
+        "{refused:?}"
+    );
+    let refused = d.send(&format!("option EvalFile={}", bad.display()));
+    assert!(refused[0].contains("network format version"), "{refused:?}");
+    assert_eq!(
+        d.send(&format!("option EvalFile={}", good.display())),
+        SILENT
+    );
+    let lines = d.send("usermove e2e4");
+    assert!(lines.last().is_some_and(|l| is_move(l)), "{lines:?}");
+    assert_eq!(d.send("option EvalFile="), SILENT);
+    let _ = std::fs::remove_dir_all(&dir);
+}
