@@ -95,6 +95,20 @@ impl Board {
         changes.into_iter().flatten()
     }
 
+    /// The state a move overwrites, before it is made (no capture yet).
+    #[inline]
+    fn undo_record(&self) -> Undo {
+        Undo {
+            captured: Piece::EMPTY,
+            captured_slot: 0,
+            pawn_slot: 0,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+        }
+    }
+
     /// Plays a legal move. The returned `Undo` restores the position exactly.
     pub fn make_move(&mut self, m: Move) -> Undo {
         let keys = keys();
@@ -106,15 +120,7 @@ impl Board {
             piece.is_color(us),
             "no piece of the side to move on {from} for {m}"
         );
-        let mut undo = Undo {
-            captured: Piece::EMPTY,
-            captured_slot: 0,
-            pawn_slot: 0,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-        };
+        let mut undo = self.undo_record();
         let mut key = self.key ^ keys.side();
         if let Some(ep) = self.ep {
             key ^= keys.en_passant(ep);
@@ -223,15 +229,7 @@ impl Board {
     /// Passes the turn (null-move pruning). Not a legal chess move: only for search.
     pub fn make_null(&mut self) -> Undo {
         let keys = keys();
-        let undo = Undo {
-            captured: Piece::EMPTY,
-            captured_slot: 0,
-            pawn_slot: 0,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-        };
+        let undo = self.undo_record();
         self.key ^= keys.side();
         if let Some(ep) = self.ep.take() {
             self.key ^= keys.en_passant(ep);

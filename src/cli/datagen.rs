@@ -5,6 +5,7 @@
 //! trained on such data (`tune::train`).
 
 use super::USAGE_ERROR;
+use super::tune::SelfPlayFlags;
 use crate::tune::datagen::{self, RECORD_BYTES, Record};
 use crate::tune::selfplay::SelfPlay;
 use crate::tune::train::{self, Settings};
@@ -79,26 +80,12 @@ pub fn run_datagen(args: &[String]) -> i32 {
         return usage("no output file");
     };
     let out = PathBuf::from(out);
-    let mut games = None;
-    let mut settings = SelfPlay {
-        nodes: DEFAULT_DATAGEN_NODES,
-        seed: 1,
+    let flags = match SelfPlayFlags::parse(&args[1..], DEFAULT_DATAGEN_NODES, true) {
+        Ok(flags) => flags,
+        Err(why) => return usage(&why),
     };
-    let mut threads = 1u64;
-    let mut rest = args[1..].iter();
-    while let Some(arg) = rest.next() {
-        let Some(value) = rest.next().and_then(|v| v.parse::<u64>().ok()) else {
-            return usage(&format!("{arg} needs a number"));
-        };
-        match arg.as_str() {
-            "--games" => games = Some(value),
-            "--nodes" => settings.nodes = value.max(1),
-            "--threads" => threads = value.clamp(1, super::MAX_BENCH_THREADS as u64),
-            "--seed" => settings.seed = value,
-            _ => return usage(&format!("unknown option {arg}")),
-        }
-    }
-    let Some(games) = games else {
+    let (settings, threads) = (flags.settings, flags.threads);
+    let Some(games) = flags.games else {
         return usage("--games is needed");
     };
     match generate(&out, games, settings, threads) {

@@ -143,23 +143,11 @@ pub fn run_selfplay(args: &[String]) -> i32 {
     let Some(games) = args.first().and_then(|g| g.parse::<u64>().ok()) else {
         return usage("GAMES must be a number");
     };
-    let mut settings = SelfPlay {
-        nodes: DEFAULT_SELFPLAY_NODES,
-        seed: 1,
+    let flags = match SelfPlayFlags::parse(&args[1..], DEFAULT_SELFPLAY_NODES, false) {
+        Ok(flags) => flags,
+        Err(why) => return usage(&why),
     };
-    let mut threads = 1u64;
-    let mut rest = args[1..].iter();
-    while let Some(arg) = rest.next() {
-        let Some(value) = rest.next().and_then(|v| v.parse::<u64>().ok()) else {
-            return usage(&format!("{arg} needs a number"));
-        };
-        match arg.as_str() {
-            "--nodes" => settings.nodes = value.max(1),
-            "--threads" => threads = value.clamp(1, super::MAX_BENCH_THREADS as u64),
-            "--seed" => settings.seed = value,
-            _ => return usage(&format!("unknown option {arg}")),
-        }
-    }
+    let (settings, threads) = (flags.settings, flags.threads);
     crate::eval::init();
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
@@ -194,6 +182,43 @@ pub fn run_selfplay(args: &[String]) -> i32 {
     0
 }
 
+/// The flags of the self-play tools (`selfplay`, `datagen`), each followed by a number.
+pub(super) struct SelfPlayFlags {
+    pub settings: SelfPlay,
+    pub threads: u64,
+    /// `--games`, where the tool takes it as a flag.
+    pub games: Option<u64>,
+}
+
+impl SelfPlayFlags {
+    /// Reads `--nodes`, `--threads`, `--seed` (and `--games` when `games_flag`); the
+    /// reason when a flag is unknown or lacks its number.
+    pub fn parse(args: &[String], default_nodes: u64, games_flag: bool) -> Result<Self, String> {
+        let mut flags = SelfPlayFlags {
+            settings: SelfPlay {
+                nodes: default_nodes,
+                seed: 1,
+            },
+            threads: 1,
+            games: None,
+        };
+        let mut rest = args.iter();
+        while let Some(arg) = rest.next() {
+            let Some(value) = rest.next().and_then(|v| v.parse::<u64>().ok()) else {
+                return Err(format!("{arg} needs a number"));
+            };
+            match arg.as_str() {
+                "--games" if games_flag => flags.games = Some(value),
+                "--nodes" => flags.settings.nodes = value.max(1),
+                "--threads" => flags.threads = value.clamp(1, super::MAX_BENCH_THREADS as u64),
+                "--seed" => flags.settings.seed = value,
+                _ => return Err(format!("unknown option {arg}")),
+            }
+        }
+        Ok(flags)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,6 +242,48 @@ mod tests {
             ),
         ] {
             assert_eq!(run_tune(&line), USAGE_ERROR, "{name}");
+        }
+    }
+
+    /// The self-play tools read the same flags; `--games` only where it is a flag.
+    #[test]
+    fn self_play_flags() {
+        let args = |list: &[&str]| list.iter().map(|a| (*a).to_string()).collect::<Vec<_>>();
+        let flags = SelfPlayFlags::parse(
+            &args(&[
+                "--games",
+                "7",
+                "--nodes",
+                "0",
+                "--threads",
+                "999",
+                "--seed",
+                "5",
+            ]),
+            100,
+            true,
+        )
+        .expect("good flags");
+        assert_eq!(flags.games, Some(7));
+        assert_eq!(flags.settings.nodes, 1, "at least one node");
+        assert_eq!(flags.threads, super::super::MAX_BENCH_THREADS as u64);
+        assert_eq!(flags.settings.seed, 5);
+        let defaults = SelfPlayFlags::parse(&[], 100, false).expect("no flags");
+        assert_eq!((defaults.settings.nodes, defaults.threads), (100, 1));
+        for (name, line, games_flag) in [
+            (
+                "--games where GAMES is an argument",
+                args(&["--games", "3"]),
+                false,
+            ),
+            ("no number", args(&["--nodes", "many"]), true),
+            ("number missing", args(&["--seed"]), true),
+            ("unknown", args(&["--fast", "1"]), true),
+        ] {
+            assert!(
+                SelfPlayFlags::parse(&line, 100, games_flag).is_err(),
+                "{name}"
+            );
         }
     }
 }
