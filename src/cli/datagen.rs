@@ -170,7 +170,7 @@ fn generate(out: &Path, games: u64, settings: SelfPlay, threads: u64) -> Result<
 }
 
 const TRAIN_USAGE: &str = "usage: ferrimax train DATA... --out NET [--hidden N] [--epochs N] \
-     [--batch N] [--lr X] [--result-weight X] [--threads N] [--seed N]";
+     [--batch N] [--lr X] [--result-weight X] [--mirror 0|1] [--threads N] [--seed N]";
 
 /// Runs `ferrimax train`: reads every record of the DATA files, trains (progress on
 /// stderr) and writes the integer network to NET; the exit status.
@@ -203,6 +203,7 @@ pub fn run_train(args: &[String]) -> i32 {
             ("--batch", _, Some(n)) if n > 0 => settings.batch = n,
             ("--threads", _, Some(n)) => settings.threads = n.clamp(1, super::MAX_BENCH_THREADS),
             ("--seed", _, Some(n)) => settings.seed = n as u64,
+            ("--mirror", _, Some(n)) if n <= 1 => settings.mirror = n == 1,
             ("--lr", Some(x), _) if x > 0.0 => settings.learning_rate = x,
             ("--result-weight", Some(x), _) if x <= 1.0 => settings.result_weight = x,
             _ => return usage(&format!("bad {arg} {value}")),

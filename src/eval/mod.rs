@@ -154,6 +154,25 @@ pub fn is_dead_draw(board: &Board) -> bool {
     board.is_insufficient_material() || is_drawn_minor_ending(board) || kpk_score(board) == Some(0)
 }
 
+/// Largest score, either way, that the learned evaluation may give (internal units): far
+/// beyond any material balance, and far below the mate scores, which it must never reach.
+const NETWORK_SCORE_LIMIT: i32 = 10 * QUEEN_VALUE;
+
+/// The learned evaluation's score for the side to move, `centipawns` as the network gave
+/// it, in internal units, with the exact knowledge a small network lacks on top: a dead
+/// draw scores 0 and K+P vs K the bitbase's verdict, as in the hand-written evaluation.
+pub fn from_network(board: &Board, centipawns: i32) -> i32 {
+    if board.is_insufficient_material() || is_drawn_minor_ending(board) {
+        return 0;
+    }
+    if let Some(white) = kpk_score(board) {
+        return for_side_to_move(board, white);
+    }
+    let units = i64::from(centipawns) * i64::from(PAWN_VALUE) / 100;
+    let limit = i64::from(NETWORK_SCORE_LIMIT);
+    i32::try_from(units.clamp(-limit, limit)).expect("clamped to the network's limit")
+}
+
 /// Evaluation from White's point of view. `table` must hold shapes for the weights `w`.
 fn evaluate_white(board: &Board, w: &Weights, table: Option<&mut PawnTable>) -> i32 {
     if board.is_insufficient_material() || is_drawn_minor_ending(board) {
@@ -794,6 +813,57 @@ mod tests {
             let board = Board::from_fen(fen).unwrap();
             assert_eq!(is_dead_draw(&board), dead, "{name}");
         }
+    }
+
+    #[test]
+    fn the_networks_score_keeps_the_exact_endings_and_stays_below_mate() {
+        let bare_kings_and_knight = "8/8/4k3/8/8/3KN3/8/8 w - - 0 1";
+        let kpk_win_white_to_move = "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1";
+        let kpk_win_black_to_move = "4k3/8/4K3/4P3/8/8/8/8 b - - 0 1";
+        let rook_up = "8/8/4k3/8/8/R2K4/8/8 w - - 0 1";
+        let units = |cp: i32| cp * PAWN_VALUE / 100;
+        let cases = [
+            // (name, position, network's centipawns, expected internal units)
+            (
+                "dead draw ignores the network",
+                bare_kings_and_knight,
+                500,
+                Some(0),
+            ),
+            (
+                "K+P vs K: the bitbase, not the network",
+                kpk_win_white_to_move,
+                -300,
+                None,
+            ),
+            ("a plain score is converted", rook_up, 400, Some(units(400))),
+            (
+                "a huge score is held below mate",
+                rook_up,
+                i32::MAX,
+                Some(NETWORK_SCORE_LIMIT),
+            ),
+            (
+                "and either way",
+                rook_up,
+                i32::MIN,
+                Some(-NETWORK_SCORE_LIMIT),
+            ),
+        ];
+        for (name, fen, centipawns, expected) in cases {
+            let board = Board::from_fen(fen).unwrap();
+            let expected = expected.unwrap_or_else(|| evaluate(&board));
+            assert_eq!(from_network(&board, centipawns), expected, "{name}");
+        }
+        let black = Board::from_fen(kpk_win_black_to_move).unwrap();
+        assert_eq!(
+            from_network(&black, 300),
+            evaluate(&black),
+            "K+P vs K, Black to move"
+        );
+        assert!(evaluate(&black) < 0, "the bitbase's win is Black's loss");
+        let board = Board::from_fen(rook_up).unwrap();
+        assert!(from_network(&board, i32::MAX) < crate::search::MATE_BOUND);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! the network in floats, the loss the squared distance between sigmoid(output) and a
 //! target that blends the search's score (as sigmoid(score / 400)) with the game's result,
 //! AdamW with a learning rate that halves at set shares of the run, shuffled batches
-//! split over threads, a held-out share of the positions to watch, and at the end the
+//! split over threads, held-out blocks of whole games to watch, and at the end the
 //! rounding to the integer network with the loss before and after it.
 
 use super::datagen::Record;
@@ -27,6 +27,8 @@ pub struct Settings {
     pub threads: usize,
     /// Seed of the first weights and of the shuffling.
     pub seed: u64,
+    /// Whether to train on each position's mirror image (files a-h swapped) too.
+    pub mirror: bool,
 }
 
 impl Default for Settings {
@@ -34,17 +36,30 @@ impl Default for Settings {
         Settings {
             hidden: 128,
             epochs: 10,
-            batch: 16_384,
+            batch: 4_096,
             learning_rate: 1e-3,
             result_weight: 0.25,
             threads: 1,
             seed: 1,
+            mirror: true,
         }
     }
 }
 
-/// One in this many positions is held out to watch the training.
+/// One in this many blocks of positions is held out to watch the training.
 const VALIDATION_EVERY: usize = 20;
+/// Positions per block: a datagen file holds each game's positions together, so whole
+/// blocks (a dozen games or so) keep the held-out positions out of the training games,
+/// and the held-out loss measures what the network learnt, not what it memorised.
+/// Small sets get smaller blocks, so that at least this many are held out.
+const VALIDATION_BLOCK: usize = 1024;
+const MIN_HELD_OUT_BLOCKS: usize = 8;
+
+/// Whether the `index`th of `total` records is held out.
+fn is_held_out(index: usize, total: usize) -> bool {
+    let block = (total / (VALIDATION_EVERY * MIN_HELD_OUT_BLOCKS)).clamp(1, VALIDATION_BLOCK);
+    (index / block) % VALIDATION_EVERY == VALIDATION_EVERY - 1
+}
 /// The learning rate halves at these shares of the run.
 const LR_HALVINGS: [f32; 2] = [0.6, 0.85];
 /// AdamW's moment decay rates, its guard against division by zero and its weight decay.
@@ -91,6 +106,19 @@ impl Sample {
             theirs,
             target,
         })
+    }
+
+    /// The position with files a-h swapped, which is worth the same: the inputs know no
+    /// castling rights, the one thing that tells a position from its mirror image. Twice
+    /// the positions from the same games, for a network that learns from few.
+    fn mirrored(&self) -> Sample {
+        // An input's low three bits are its square's file (`nnue::feature`).
+        let flip = |inputs: &[u16]| inputs.iter().map(|&f| f ^ 7).collect();
+        Sample {
+            ours: flip(&self.ours),
+            theirs: flip(&self.theirs),
+            target: self.target,
+        }
     }
 }
 
@@ -245,9 +273,9 @@ fn quantized_loss(net: &Network, records: &[&Record], samples: &[Sample]) -> f64
 
 /// What a training run reports.
 pub struct Trained {
-    /// The integer network.
+    /// The integer network, of the epoch with the lowest held-out loss.
     pub network: Network,
-    /// The held-out loss before training, after each epoch, and of the integer network.
+    /// The held-out loss before training and after each epoch.
     pub validation: Vec<f64>,
     /// The held-out loss of the integer network.
     pub quantized: f64,
@@ -262,10 +290,13 @@ pub fn train(records: &[Record], settings: &Settings, mut progress: impl FnMut(&
         let Some(sample) = Sample::of(record, settings.result_weight) else {
             continue;
         };
-        if i % VALIDATION_EVERY == VALIDATION_EVERY - 1 {
+        if is_held_out(i, records.len()) {
             held.push(sample);
             held_records.push(record);
         } else {
+            if settings.mirror {
+                training.push(sample.mirrored());
+            }
             training.push(sample);
         }
     }
@@ -273,6 +304,9 @@ pub fn train(records: &[Record], settings: &Settings, mut progress: impl FnMut(&
     let mut first_moment = FloatNet::zeroed(settings.hidden);
     let mut second_moment = FloatNet::zeroed(settings.hidden);
     let mut validation = vec![mean_loss(&net, &held)];
+    // The network of the epoch with the lowest held-out loss is the one written: past it
+    // the network learns its training games by heart.
+    let (mut best, mut best_loss, mut best_epoch) = (net.clone(), validation[0], 0);
     progress(&format!(
         "{} training positions, {} held out; held-out loss {:.6}",
         training.len(),
@@ -301,6 +335,9 @@ pub fn train(records: &[Record], settings: &Settings, mut progress: impl FnMut(&
             );
         }
         let loss = mean_loss(&net, &held);
+        if loss < best_loss {
+            (best, best_loss, best_epoch) = (net.clone(), loss, epoch + 1);
+        }
         validation.push(loss);
         let speed = training.len() as f64 / started.elapsed().as_secs_f64().max(1e-3);
         progress(&format!(
@@ -308,11 +345,10 @@ pub fn train(records: &[Record], settings: &Settings, mut progress: impl FnMut(&
             epoch + 1
         ));
     }
-    let network = net.quantize();
+    let network = best.quantize();
     let quantized = quantized_loss(&network, &held_records, &held);
     progress(&format!(
-        "rounded to integers: held-out loss {quantized:.6} (floats {:.6})",
-        validation.last().copied().unwrap_or(0.0)
+        "kept epoch {best_epoch}; rounded to integers: held-out loss {quantized:.6} (floats {best_loss:.6})"
     ));
     Trained {
         network,
@@ -404,13 +440,66 @@ mod tests {
         };
         let trained = train(&records, &settings, |_| {});
         let first = trained.validation[0];
-        let last = *trained.validation.last().unwrap();
+        let last = trained.validation.iter().copied().fold(f64::MAX, f64::min);
         assert!(last < first * 0.9, "held-out loss {first} -> {last}");
         assert!(
             (trained.quantized - last).abs() < 0.01,
             "floats {last}, integers {}",
             trained.quantized
         );
+    }
+
+    /// A sample's mirror image is the sample of the mirrored position, for either side to
+    /// move.
+    #[test]
+    fn a_mirrored_sample_is_the_sample_of_the_mirrored_position() {
+        use crate::chess::Board;
+        use crate::tune::pgn::Outcome;
+        let cases = [
+            // (name, position, the same with files a-h swapped)
+            (
+                "Italian game, White to move",
+                "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w - - 4 4",
+                "rn1kqb1r/ppp1pppp/5n2/3p1b2/3P1B2/2N5/PPP1PPPP/R2KQBNR w - - 4 4",
+            ),
+            (
+                "rook ending, Black to move",
+                "8/5k2/1p6/p7/P3R3/6K1/1r6/8 b - - 0 40",
+                "8/2k5/6p1/7p/3R3P/1K6/6r1/8 b - - 0 40",
+            ),
+        ];
+        let sorted = |mut v: Vec<u16>| {
+            v.sort_unstable();
+            v
+        };
+        for (name, fen, mirror_fen) in cases {
+            let sample = |fen| {
+                let board = Board::from_fen(fen).unwrap();
+                Sample::of(&Record::new(&board, 35, Outcome::Draw), 0.25).unwrap()
+            };
+            let (plain, mirror) = (sample(fen).mirrored(), sample(mirror_fen));
+            assert_eq!(sorted(plain.ours), sorted(mirror.ours), "{name}");
+            assert_eq!(sorted(plain.theirs), sorted(mirror.theirs), "{name}");
+            assert_eq!(plain.target, mirror.target, "{name}");
+        }
+    }
+
+    /// Whole blocks are held out, one in `VALIDATION_EVERY`, in small sets and large.
+    #[test]
+    fn the_held_out_share_is_whole_blocks() {
+        for total in [100, 1_000, 20_000, 5_000_000] {
+            let held: Vec<usize> = (0..total).filter(|&i| is_held_out(i, total)).collect();
+            let share = held.len() as f64 / total as f64;
+            assert!((0.03..=0.07).contains(&share), "{total}: {share}");
+            let runs = held.windows(2).filter(|w| w[1] != w[0] + 1).count() + 1;
+            assert!(
+                runs >= MIN_HELD_OUT_BLOCKS.min(total / VALIDATION_EVERY),
+                "{total}: {runs}"
+            );
+        }
+        // A large set's blocks are long enough to hold whole games.
+        assert!(!is_held_out(VALIDATION_BLOCK * 19 - 1, 5_000_000));
+        assert!((0..VALIDATION_BLOCK).all(|k| is_held_out(VALIDATION_BLOCK * 19 + k, 5_000_000)));
     }
 
     /// The integer forward pass equals the float one within a stated bound: 10
