@@ -7,7 +7,9 @@
 
 use super::progress::Progress;
 use crate::chess::{Board, Move};
+use crate::eval::nnue::Network;
 use crate::search::{self, Limits, SearchControl, SearchRequest, TranspositionTable};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Table size for each position's search (fresh each time, so results do not depend on
@@ -112,14 +114,21 @@ impl Budget {
 }
 
 /// Searches each position within `budget` and prints one line per position, then the
-/// total solved; progress goes to stderr. Returns how many were solved.
-pub fn run_suite(positions: &[EpdPosition], budget: Budget, threads: usize) -> usize {
+/// total solved; progress goes to stderr. Evaluates with `network` (none: by hand).
+/// Returns how many were solved.
+pub fn run_suite(
+    positions: &[EpdPosition],
+    budget: Budget,
+    threads: usize,
+    network: Option<Arc<Network>>,
+) -> usize {
     let mut progress = Progress::new("epd", positions.len());
     let mut solved = 0;
     for (i, position) in positions.iter().enumerate() {
         let request = SearchRequest::new(position.board.clone())
             .limits(budget.limits())
-            .threads(threads);
+            .threads(threads)
+            .network(network.clone());
         let table = TranspositionTable::new(HASH_MB);
         let result = search::search(&request, &table, &SearchControl::new(), &mut |_| {});
         let ok = position.is_solved_by(result.best_move);

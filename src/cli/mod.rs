@@ -25,11 +25,12 @@ Ferrimax, a chess engine for XBoard/WinBoard (CECP 2) GUIs, chess servers and te
 usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
        ferrimax perft DEPTH [FEN]   count the leaves of the legal move tree
        ferrimax divide DEPTH [FEN]  the same per root move
-       ferrimax bench [DEPTH] [--threads N] [--lines N] [--net FILE]
+       ferrimax bench [DEPTH] [--threads N] [--lines N] [--net FILE | --classical]
                                     search the bench positions; the last line,
                                     \"N nodes M nps\", is the search's signature
-       ferrimax epd FILE [--time S | --depth D | --nodes N] [--threads N]
+       ferrimax epd FILE [--time S | --depth D | --nodes N] [--threads N] [--classical]
                                     run an EPD test suite (bm/am), count the solved
+                                    (--classical: the hand-written evaluation)
        ferrimax selfplay GAMES [--nodes N] [--threads N] [--seed N]
                                     play games against itself (PGN on stdout)
        ferrimax datagen OUT --games N [--nodes N] [--threads N] [--seed N]
@@ -157,7 +158,7 @@ const MAX_BENCH_THREADS: usize = 256;
 /// Most lines `bench --lines` searches (multi-PV), as the `MultiPV` option allows.
 const MAX_BENCH_LINES: usize = 64;
 const BENCH_USAGE: &str = "usage: ferrimax bench [DEPTH 1-64] [--threads N] [--lines N] \
-     [--net FILE] [--self-deepening|--no-self-deepening]";
+     [--net FILE | --classical] [--self-deepening|--no-self-deepening]";
 
 /// `ferrimax bench [DEPTH] [--threads N] [--lines N] [--self-deepening]`: searches the
 /// bench positions (with `--lines`, that many lines each, as a multi-PV analysis does)
@@ -168,10 +169,11 @@ pub fn run_bench(args: &[String]) -> i32 {
     let mut depth = bench::DEFAULT_DEPTH;
     let mut threads = 1;
     let mut options = SearchOptions::default();
-    let mut network = None;
+    let mut network = Some(crate::eval::nnue::embedded());
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
+            "--classical" => network = None,
             "--self-deepening" => options.self_deepening = true,
             "--no-self-deepening" => options.self_deepening = false,
             "--threads" => match args.next().map(|n| n.parse::<usize>()) {
@@ -231,13 +233,13 @@ pub fn run_bench(args: &[String]) -> i32 {
 }
 
 const EPD_USAGE: &str =
-    "usage: ferrimax epd FILE [--time SECONDS | --depth D | --nodes N] [--threads N]";
+    "usage: ferrimax epd FILE [--time SECONDS | --depth D | --nodes N] [--threads N] [--classical]";
 /// Time per position when the command line gives no limit.
 const DEFAULT_EPD_TIME: Duration = Duration::from_secs(1);
 
-/// `ferrimax epd FILE [--time S | --depth D | --nodes N] [--threads N]`: one line per
-/// position (solved or failed, the move played and the wanted ones), then `solved K of
-/// N`. Exit status 0 whatever the score; 2 for a bad command line or file.
+/// `ferrimax epd FILE [--time S | --depth D | --nodes N] [--threads N] [--classical]`:
+/// one line per position (solved or failed, the move played and the wanted ones), then
+/// `solved K of N`; with the embedded network unless `--classical`. Exit status 0 whatever the score; 2 for a bad command line or file.
 pub fn run_epd(args: &[String]) -> i32 {
     let usage = |why: &str| {
         eprintln!("{EPD_USAGE}  ({why})");
@@ -248,8 +250,13 @@ pub fn run_epd(args: &[String]) -> i32 {
     };
     let mut budget = epd::Budget::Time(DEFAULT_EPD_TIME);
     let mut threads = 1;
+    let mut network = Some(crate::eval::nnue::embedded());
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
+        if flag == "--classical" {
+            network = None;
+            continue;
+        }
         let value = rest.next().map(String::as_str).unwrap_or("");
         let parsed = match flag.as_str() {
             "--time" => value
@@ -291,6 +298,6 @@ pub fn run_epd(args: &[String]) -> i32 {
         }
     }
     crate::eval::init();
-    epd::run_suite(&positions, budget, threads);
+    epd::run_suite(&positions, budget, threads, network);
     0
 }

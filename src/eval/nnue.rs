@@ -16,6 +16,7 @@
 
 use crate::chess::{Board, Color, Piece, Square};
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 /// Inputs per side: 2 colours × 6 kinds × 64 squares.
 pub const INPUTS: usize = 768;
@@ -31,6 +32,18 @@ const MAGIC: &[u8; 4] = b"FXNN";
 const VERSION: u32 = 1;
 /// Largest hidden layer a file may declare.
 const MAX_HIDDEN: usize = 4096;
+
+/// The network built into the engine, the evaluation it plays with unless told otherwise
+/// (`docs/network.md` says how it was made). Read once, shared by every search.
+pub fn embedded() -> Arc<Network> {
+    static EMBEDDED: OnceLock<Arc<Network>> = OnceLock::new();
+    EMBEDDED
+        .get_or_init(|| {
+            let bytes = include_bytes!("nets/fx1-h128.bin");
+            Arc::new(Network::from_bytes(bytes).expect("the embedded network is well formed"))
+        })
+        .clone()
+}
 
 /// The input a piece on a square is, seen from `perspective`'s side: its own pieces first,
 /// the board turned (rank mirrored) for Black.

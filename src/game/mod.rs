@@ -193,8 +193,8 @@ pub struct Game {
     hopeless_moves: u32,
     /// The opening book named by the `Book` option, once opened.
     book: Option<crate::book::Book>,
-    /// The network named by the `EvalFile` option, once read (none: the hand-written
-    /// evaluation).
+    /// The network the search evaluates with: the embedded one, or the one `EvalFile`
+    /// names once read; none for the hand-written evaluation (`option Eval=classical`).
     network: Option<Arc<crate::eval::nnue::Network>>,
     search_options: SearchOptions,
 }
@@ -240,7 +240,7 @@ impl Game {
             draw_offer_pending: false,
             hopeless_moves: 0,
             book: None,
-            network: None,
+            network: Some(crate::eval::nnue::embedded()),
             search_options: SearchOptions::default(),
         }
     }

@@ -8,7 +8,7 @@
 
 use super::Game;
 use crate::cecp::{EngineOption, ErrorKind, Message, OptionKind};
-use crate::eval::nnue::Network;
+use crate::eval::nnue::{self, Network};
 use crate::search::DEFAULT_HASH_MB;
 use std::sync::Arc;
 
@@ -76,8 +76,10 @@ pub struct Settings {
     /// The playing strength asked for, in Elo (with `limit_strength`).
     pub elo: i64,
     /// A network file to evaluate with (`ferrimax train` makes one); empty for the
-    /// hand-written evaluation.
+    /// embedded network.
     pub eval_file: String,
+    /// Index into `EVAL_NAMES`: the learned evaluation or the hand-written one.
+    eval_choice: usize,
     /// Names of the options the user set (the others follow the situation: a chess
     /// server turns resignation and whispers on).
     explicit: Vec<&'static str>,
@@ -102,6 +104,7 @@ impl Default for Settings {
             limit_strength: false,
             elo: 0,
             eval_file: String::new(),
+            eval_choice: 0,
             explicit: Vec::new(),
         };
         for spec in OPTIONS {
@@ -128,6 +131,16 @@ impl Settings {
             (false, true) => Broadcast::Whisper,
             _ => Broadcast::BY_INDEX[self.kibitz_choice],
         }
+    }
+
+    /// Whether to evaluate by hand (`option Eval=classical`) rather than with a network.
+    pub fn classical_eval(&self) -> bool {
+        EVAL_NAMES[self.eval_choice] == CLASSICAL_EVAL
+    }
+
+    /// The evaluation asked for: its kind and the network file (empty: the embedded one).
+    fn evaluation(&self) -> (usize, String) {
+        (self.eval_choice, self.eval_file.clone())
     }
 
     /// What shapes a search besides its threads: lines, level.
@@ -291,12 +304,25 @@ const OPTIONS: &[OptionSpec] = &[
         },
     },
     OptionSpec {
+        name: "Eval",
+        kind: Kind::Combo {
+            default: 0,
+            choices: &EVAL_NAMES,
+            value: |s| &mut s.eval_choice,
+        },
+    },
+    OptionSpec {
         name: "EvalFile",
         kind: Kind::File {
             value: |s| &mut s.eval_file,
         },
     },
 ];
+
+/// The evaluations `option Eval` offers: the learned one (the network) first, as the
+/// default, and the hand-written one, which Stockfish's users know as "classical".
+const EVAL_NAMES: [&str; 2] = ["nnue", CLASSICAL_EVAL];
+const CLASSICAL_EVAL: &str = "classical";
 
 /// The most lines an analysis shows at once (`MultiPV`).
 const MAX_LINES: i64 = 64;
@@ -436,7 +462,7 @@ impl Game {
     /// Applies a change of the settings and does what it calls for.
     pub(super) fn change_settings(&mut self, change: impl FnOnce(&mut Settings)) {
         let old_book = self.settings.book.clone();
-        let old_network = self.settings.eval_file.clone();
+        let old_evaluation = self.settings.evaluation();
         let old_threads = self.settings.threads;
         let old_search = self.settings.search_shape();
         change(&mut self.settings);
@@ -452,18 +478,24 @@ impl Game {
         if self.settings.book != old_book {
             self.load_book();
         }
-        if self.settings.eval_file != old_network {
+        if self.settings.evaluation() != old_evaluation {
             self.load_network();
             self.refresh_analysis();
         }
     }
 
-    /// Opens the network `EvalFile` names (none: the hand-written evaluation). A file that
-    /// cannot be read or is no network is reported, and the evaluation stays as it was.
+    /// Sets the evaluation the options ask for: none for the hand-written one, else the
+    /// network `EvalFile` names, or the embedded one. A file that cannot be read or is no
+    /// network is reported, and the network stays as it was (the embedded one if there
+    /// was none).
     fn load_network(&mut self) {
+        if self.settings.classical_eval() {
+            self.network = None;
+            return;
+        }
         let path = self.settings.eval_file.clone();
         if path.is_empty() {
-            self.network = None;
+            self.network = Some(nnue::embedded());
             return;
         }
         let read = std::fs::read(&path)
@@ -473,6 +505,7 @@ impl Game {
             Ok(network) => self.network = Some(Arc::new(network)),
             Err(why) => {
                 log::warn!("network {path}: {why}");
+                self.network.get_or_insert_with(nnue::embedded);
                 self.send(Message::TellUserError(format!(
                     "Cannot use network {path}: {why}"
                 )));

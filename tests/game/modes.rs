@@ -412,9 +412,9 @@ fn several_threads_play_ponder_analyse_and_stop() {
     assert!(is_move(&out[0]));
 }
 
-/// `EvalFile`: a network file is read and searched with; a missing or bad file is
-/// reported and the evaluation stays as it was; an empty name is the hand-written
-/// evaluation again.
+/// `EvalFile`: a network file is read and searched with; a missing, bad or truncated file
+/// is reported and the engine keeps the network it had (the embedded one); an empty
+/// name is the embedded network again. `Eval=classical` is the hand-written evaluation.
 #[test]
 fn a_network_file_is_taken_or_refused_with_a_reason() {
     let dir = std::env::temp_dir().join(format!("ferrimax-evalfile-{}", std::process::id()));
@@ -426,23 +426,55 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
     std::fs::write(&good, net.to_bytes()).unwrap();
     let bad = dir.join("bad.bin");
     std::fs::write(&bad, b"FXNN but not a network").unwrap();
-    let mut d = Driver::new();
-    d.send_all(&["new", SHALLOW]);
+    let truncated = dir.join("truncated.bin");
+    let bytes = net.to_bytes();
+    std::fs::write(&truncated, &bytes[..bytes.len() - 1]).unwrap();
     let missing = dir.join("missing.bin");
-    let refused = d.send(&format!("option EvalFile={}", missing.display()));
-    assert_eq!(refused.len(), 1, "{refused:?}");
-    assert!(
-        refused[0].starts_with("tellusererror Cannot use network "),
-        "{refused:?}"
-    );
-    let refused = d.send(&format!("option EvalFile={}", bad.display()));
-    assert!(refused[0].contains("network format version"), "{refused:?}");
-    assert_eq!(
-        d.send(&format!("option EvalFile={}", good.display())),
-        SILENT
-    );
-    let lines = d.send("usermove e2e4");
+    let set = |file: &std::path::Path| format!("option EvalFile={}", file.display());
+    let refusals = [
+        (set(&missing), "tellusererror Cannot use network "),
+        (set(&bad), "network format version"),
+        (set(&truncated), "bytes"),
+    ];
+    // Each case on a fresh engine, whose first search is the one pinned.
+    let first_move = |lines: &[String]| {
+        let mut d = Driver::new();
+        for line in lines {
+            d.send(line);
+        }
+        d.send_all(&["new", SHALLOW, "go"])
+    };
+    for (line, reason) in &refusals {
+        let mut d = Driver::new();
+        let refused = d.send(line);
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert!(refused[0].starts_with("tellusererror Cannot use network "));
+        assert!(refused[0].contains(reason), "{refused:?}");
+        assert_eq!(
+            first_move(std::slice::from_ref(line)),
+            [WHITE_OPENS],
+            "{line}: embedded stays"
+        );
+    }
+    let mut d = Driver::new();
+    assert_eq!(d.send(&set(&good)), SILENT);
+    let lines = d.send_all(&["new", SHALLOW, "go"]);
     assert!(lines.last().is_some_and(|l| is_move(l)), "{lines:?}");
-    assert_eq!(d.send("option EvalFile="), SILENT);
+    let option = |text: &str| text.to_string();
+    let cases = [
+        (vec![set(&good), option("option EvalFile=")], WHITE_OPENS),
+        (vec![option("option Eval=classical")], CLASSICAL_WHITE_OPENS),
+        (
+            vec![set(&good), option("option Eval=classical")],
+            CLASSICAL_WHITE_OPENS,
+        ),
+        (
+            vec![option("option Eval=classical"), option("option Eval=nnue")],
+            WHITE_OPENS,
+        ),
+    ];
+    for (lines, expected) in cases {
+        assert_eq!(first_move(&lines), [expected], "{lines:?}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,7 +12,9 @@ pub const ENDLESS: &str = "st 1000";
 // move is sensible, then update it here.
 
 /// White's first move.
-pub const WHITE_OPENS: &str = "move e2e4";
+pub const WHITE_OPENS: &str = "move g1f3";
+/// White's first move with the hand-written evaluation (`option Eval=classical`).
+pub const CLASSICAL_WHITE_OPENS: &str = "move e2e4";
 /// Black's answer to 1.e4.
 pub const REPLY_TO_E4: &str = "move d7d5";
 /// Black's answer to 1.d4.
