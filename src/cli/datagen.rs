@@ -7,7 +7,7 @@
 use super::USAGE_ERROR;
 use super::tune::SelfPlayFlags;
 use crate::tune::datagen::{self, RECORD_BYTES, Record};
-use crate::tune::selfplay::SelfPlay;
+use crate::tune::selfplay::{Evaluation, SelfPlay};
 use crate::tune::train::{self, Settings};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -17,22 +17,36 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::channel;
 use std::time::Instant;
 
-const DATAGEN_USAGE: &str =
-    "usage: ferrimax datagen OUT --games N [--nodes N] [--threads N] [--seed N]";
+const DATAGEN_USAGE: &str = "usage: ferrimax datagen OUT --games N [--nodes N] [--threads N] [--seed N] \
+     [--eval nnue|classical]";
 /// Nodes a move unless told: a few thousand, as engines like ours trained their first
 /// networks on.
 const DEFAULT_DATAGEN_NODES: u64 = 5_000;
 
 /// How far a run has come: what the progress file holds.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 struct Progress {
     games: u64,
     bytes: u64,
     seed: u64,
     nodes: u64,
+    /// The evaluation that plays the games (a file without the line was made before the
+    /// choice existed, by the hand-written one).
+    evaluation: Evaluation,
 }
 
 impl Progress {
+    /// A run of `settings` that has not started.
+    fn new(settings: SelfPlay) -> Progress {
+        Progress {
+            games: 0,
+            bytes: 0,
+            seed: settings.seed,
+            nodes: settings.nodes,
+            evaluation: settings.evaluation,
+        }
+    }
+
     fn path(out: &Path) -> PathBuf {
         let mut name = out.as_os_str().to_owned();
         name.push(".progress");
@@ -41,10 +55,19 @@ impl Progress {
 
     fn read(out: &Path) -> Option<Progress> {
         let text = std::fs::read_to_string(Progress::path(out)).ok()?;
-        let mut progress = Progress::default();
+        let mut progress = Progress::new(SelfPlay {
+            nodes: 0,
+            seed: 0,
+            evaluation: Evaluation::Classical,
+        });
         for line in text.lines() {
             let (key, value) = line.split_once(' ')?;
-            let value = value.trim().parse().ok()?;
+            let value = value.trim();
+            if key == "eval" {
+                progress.evaluation = Evaluation::named(value)?;
+                continue;
+            }
+            let value = value.parse().ok()?;
             match key {
                 "games" => progress.games = value,
                 "bytes" => progress.bytes = value,
@@ -62,8 +85,12 @@ impl Progress {
         let mut temporary = path.clone().into_os_string();
         temporary.push(".new");
         let text = format!(
-            "games {}\nbytes {}\nseed {}\nnodes {}\n",
-            self.games, self.bytes, self.seed, self.nodes
+            "games {}\nbytes {}\nseed {}\nnodes {}\neval {}\n",
+            self.games,
+            self.bytes,
+            self.seed,
+            self.nodes,
+            self.evaluation.name()
         );
         std::fs::write(&temporary, text)?;
         std::fs::rename(&temporary, path)
@@ -80,7 +107,12 @@ pub fn run_datagen(args: &[String]) -> i32 {
         return usage("no output file");
     };
     let out = PathBuf::from(out);
-    let flags = match SelfPlayFlags::parse(&args[1..], DEFAULT_DATAGEN_NODES, true) {
+    let flags = match SelfPlayFlags::parse(
+        &args[1..],
+        DEFAULT_DATAGEN_NODES,
+        Evaluation::Embedded,
+        true,
+    ) {
         Ok(flags) => flags,
         Err(why) => return usage(&why),
     };
@@ -101,20 +133,21 @@ pub fn run_datagen(args: &[String]) -> i32 {
 /// describes.
 fn generate(out: &Path, games: u64, settings: SelfPlay, threads: u64) -> Result<(), String> {
     let mut progress = match Progress::read(out) {
-        Some(p) if p.seed != settings.seed || p.nodes != settings.nodes => {
+        Some(p)
+            if p.seed != settings.seed
+                || p.nodes != settings.nodes
+                || p.evaluation != settings.evaluation =>
+        {
             return Err(format!(
-                "{} was made with --seed {} --nodes {}: resume with those",
+                "{} was made with --seed {} --nodes {} --eval {}: resume with those",
                 out.display(),
                 p.seed,
-                p.nodes
+                p.nodes,
+                p.evaluation.name()
             ));
         }
         Some(p) => p,
-        None => Progress {
-            seed: settings.seed,
-            nodes: settings.nodes,
-            ..Progress::default()
-        },
+        None => Progress::new(settings),
     };
     let mut file = open_at(out, progress.bytes).map_err(|e| format!("{}: {e}", out.display()))?;
     crate::eval::init();
@@ -277,7 +310,34 @@ mod tests {
     const SETTINGS: SelfPlay = SelfPlay {
         nodes: 200,
         seed: 9,
+        evaluation: Evaluation::Embedded,
     };
+
+    /// A progress file of a run made before `--eval` existed was made by the hand-written
+    /// evaluation, and resumes only with it.
+    #[test]
+    fn an_old_progress_file_is_the_hand_written_evaluations() {
+        let out = scratch("old");
+        std::fs::write(
+            Progress::path(&out),
+            "games 0\nbytes 0\nseed 9\nnodes 200\n",
+        )
+        .unwrap();
+        let progress = Progress::read(&out).unwrap();
+        assert_eq!(progress.evaluation, Evaluation::Classical);
+        assert!(
+            generate(&out, 1, SETTINGS, 1).is_err(),
+            "the network may not resume it"
+        );
+        let classical = SelfPlay {
+            evaluation: Evaluation::Classical,
+            ..SETTINGS
+        };
+        generate(&out, 1, classical, 1).unwrap();
+        let text = std::fs::read_to_string(Progress::path(&out)).unwrap();
+        assert!(text.ends_with("eval classical\n"), "{text}");
+        let _ = std::fs::remove_dir_all(out.parent().unwrap());
+    }
 
     /// The same file whatever the thread count, and a run stopped and resumed (even with
     /// a torn record at the end) is the same file as one run.
@@ -306,6 +366,12 @@ mod tests {
             ..SETTINGS
         };
         assert!(generate(&resumed, 5, other, 1).is_err());
+        // Nor another evaluation.
+        let classical = SelfPlay {
+            evaluation: Evaluation::Classical,
+            ..SETTINGS
+        };
+        assert!(generate(&resumed, 5, classical, 1).is_err());
         for path in [one, two, resumed] {
             let _ = std::fs::remove_dir_all(path.parent().unwrap());
         }

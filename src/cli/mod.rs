@@ -31,11 +31,13 @@ usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
        ferrimax epd FILE [--time S | --depth D | --nodes N] [--threads N] [--classical]
                                     run an EPD test suite (bm/am), count the solved
                                     (--classical: the hand-written evaluation)
-       ferrimax selfplay GAMES [--nodes N] [--threads N] [--seed N]
-                                    play games against itself (PGN on stdout)
-       ferrimax datagen OUT --games N [--nodes N] [--threads N] [--seed N]
+       ferrimax selfplay GAMES [--nodes N] [--threads N] [--seed N] [--eval E]
+                                    play games against itself (PGN on stdout;
+                                    E: classical, the default, or nnue)
+       ferrimax datagen OUT --games N [--nodes N] [--threads N] [--seed N] [--eval E]
                                     training positions of self-play games for a
-                                    learned evaluation (resumes a stopped run)
+                                    learned evaluation (resumes a stopped run;
+                                    E: nnue, the default, or classical)
        ferrimax train DATA... --out NET [--hidden N] [--epochs N] [--batch N]
                      [--lr X] [--result-weight X] [--threads N] [--seed N]
                                     train a network on datagen's positions

@@ -4,7 +4,7 @@
 
 use super::USAGE_ERROR;
 use crate::eval::weights::DEFAULT;
-use crate::tune::selfplay::{self, SelfPlay};
+use crate::tune::selfplay::{self, Evaluation, SelfPlay};
 use crate::tune::{self, Sampling, pgn};
 use std::io::Write;
 use std::sync::Mutex;
@@ -143,7 +143,12 @@ pub fn run_selfplay(args: &[String]) -> i32 {
     let Some(games) = args.first().and_then(|g| g.parse::<u64>().ok()) else {
         return usage("GAMES must be a number");
     };
-    let flags = match SelfPlayFlags::parse(&args[1..], DEFAULT_SELFPLAY_NODES, false) {
+    let flags = match SelfPlayFlags::parse(
+        &args[1..],
+        DEFAULT_SELFPLAY_NODES,
+        Evaluation::Classical,
+        false,
+    ) {
         Ok(flags) => flags,
         Err(why) => return usage(&why),
     };
@@ -191,19 +196,31 @@ pub(super) struct SelfPlayFlags {
 }
 
 impl SelfPlayFlags {
-    /// Reads `--nodes`, `--threads`, `--seed` (and `--games` when `games_flag`); the
-    /// reason when a flag is unknown or lacks its number.
-    pub fn parse(args: &[String], default_nodes: u64, games_flag: bool) -> Result<Self, String> {
+    /// Reads `--nodes`, `--threads`, `--seed`, `--eval classical|nnue` (and `--games` when
+    /// `games_flag`); the reason when a flag is unknown or lacks its value.
+    pub fn parse(
+        args: &[String],
+        default_nodes: u64,
+        default_evaluation: Evaluation,
+        games_flag: bool,
+    ) -> Result<Self, String> {
         let mut flags = SelfPlayFlags {
             settings: SelfPlay {
                 nodes: default_nodes,
                 seed: 1,
+                evaluation: default_evaluation,
             },
             threads: 1,
             games: None,
         };
         let mut rest = args.iter();
         while let Some(arg) = rest.next() {
+            if arg == "--eval" {
+                let name = rest.next().map_or("", String::as_str);
+                flags.settings.evaluation = Evaluation::named(name)
+                    .ok_or_else(|| format!("--eval needs classical or nnue, not '{name}'"))?;
+                continue;
+            }
             let Some(value) = rest.next().and_then(|v| v.parse::<u64>().ok()) else {
                 return Err(format!("{arg} needs a number"));
             };
@@ -259,17 +276,23 @@ mod tests {
                 "999",
                 "--seed",
                 "5",
+                "--eval",
+                "NNUE",
             ]),
             100,
+            Evaluation::Classical,
             true,
         )
         .expect("good flags");
+        assert_eq!(flags.settings.evaluation, Evaluation::Embedded);
         assert_eq!(flags.games, Some(7));
         assert_eq!(flags.settings.nodes, 1, "at least one node");
         assert_eq!(flags.threads, super::super::MAX_BENCH_THREADS as u64);
         assert_eq!(flags.settings.seed, 5);
-        let defaults = SelfPlayFlags::parse(&[], 100, false).expect("no flags");
+        let defaults =
+            SelfPlayFlags::parse(&[], 100, Evaluation::Classical, false).expect("no flags");
         assert_eq!((defaults.settings.nodes, defaults.threads), (100, 1));
+        assert_eq!(defaults.settings.evaluation, Evaluation::Classical);
         for (name, line, games_flag) in [
             (
                 "--games where GAMES is an argument",
@@ -279,9 +302,11 @@ mod tests {
             ("no number", args(&["--nodes", "many"]), true),
             ("number missing", args(&["--seed"]), true),
             ("unknown", args(&["--fast", "1"]), true),
+            ("no such evaluation", args(&["--eval", "fast"]), true),
+            ("evaluation missing", args(&["--eval"]), true),
         ] {
             assert!(
-                SelfPlayFlags::parse(&line, 100, games_flag).is_err(),
+                SelfPlayFlags::parse(&line, 100, Evaluation::Classical, games_flag).is_err(),
                 "{name}"
             );
         }

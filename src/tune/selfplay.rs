@@ -9,7 +9,9 @@
 use super::pgn::Outcome;
 use crate::chess::{Board, Color, Ending, Move};
 use crate::eval::PAWN_VALUE;
+use crate::eval::nnue::{self, Network};
 use crate::search::{Limits, SearchControl, SearchRequest, TranspositionTable, search};
+use std::sync::Arc;
 
 /// Random plies that open every game (then the engine plays).
 pub const RANDOM_PLIES: usize = 8;
@@ -22,6 +24,46 @@ const MAX_PLIES: usize = 400;
 /// Table size for each game's searches.
 const HASH_MB: usize = 8;
 
+/// Which evaluation plays the games.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The hand-written one: the tuner's games, and the first network's data.
+    Classical,
+    /// The network built into the engine: data for the next network.
+    Embedded,
+}
+
+impl Evaluation {
+    /// The names the command lines and progress files use (as `option Eval`'s).
+    pub const NAMES: [(&'static str, Evaluation); 2] = [
+        ("classical", Evaluation::Classical),
+        ("nnue", Evaluation::Embedded),
+    ];
+
+    /// The evaluation of `name`, if it is one.
+    pub fn named(name: &str) -> Option<Evaluation> {
+        Evaluation::NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|&(_, e)| e)
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        Evaluation::NAMES
+            .iter()
+            .find(|&&(_, e)| e == self)
+            .map_or("classical", |&(n, _)| n)
+    }
+
+    fn network(self) -> Option<Arc<Network>> {
+        match self {
+            Evaluation::Classical => None,
+            Evaluation::Embedded => Some(nnue::embedded()),
+        }
+    }
+}
+
 /// How to play the games.
 #[derive(Copy, Clone, Debug)]
 pub struct SelfPlay {
@@ -29,6 +71,8 @@ pub struct SelfPlay {
     pub nodes: u64,
     /// Seed of game `0`; game `i` uses `seed + i` for its opening.
     pub seed: u64,
+    /// The evaluation both sides play with.
+    pub evaluation: Evaluation,
 }
 
 /// One finished game: the PGN text of game number `index` (from 0).
@@ -78,7 +122,7 @@ pub fn play_game(
                 .nth(rng.below(legal.len()))
                 .unwrap_or(Move::NONE)
         } else {
-            let (m, score) = search_move(&board, &tt, settings.nodes);
+            let (m, score) = search_move(&board, &tt, settings);
             searched(&board, m, score);
             let white_score = match board.side_to_move() {
                 Color::White => score,
@@ -101,12 +145,14 @@ pub fn play_game(
 }
 
 /// The engine's move and its score for the side to move.
-fn search_move(board: &Board, tt: &TranspositionTable, nodes: u64) -> (Move, i32) {
+fn search_move(board: &Board, tt: &TranspositionTable, settings: SelfPlay) -> (Move, i32) {
     tt.new_search();
-    let request = SearchRequest::new(board.clone()).limits(Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    });
+    let request = SearchRequest::new(board.clone())
+        .limits(Limits {
+            nodes: Some(settings.nodes),
+            ..Limits::default()
+        })
+        .network(settings.evaluation.network());
     let result = search(&request, tt, &SearchControl::new(), &mut |_| {});
     (result.best_move, result.score)
 }
@@ -163,6 +209,7 @@ mod tests {
         let settings = SelfPlay {
             nodes: 300,
             seed: 11,
+            evaluation: Evaluation::Classical,
         };
         let text = play(settings, 0);
         let games = read_games(&text);
