@@ -496,7 +496,7 @@ impl Game {
             .filter(legal)
             .or_else(|| self.analysis_best_move().filter(legal))
             .or_else(|| self.history.table().best_move(board))
-            .or_else(|| quick_search(board));
+            .or_else(|| quick_search(board, self.network.clone()));
         if let Some(m) = suggestion {
             self.send(Message::Hint(self.move_text(m)));
         }
@@ -510,11 +510,17 @@ impl Game {
     }
 }
 
-/// The best move of a search of `board` to `HINT_DEPTH` on a table of its own, if the
-/// table's memory can be had and there is a legal move.
-fn quick_search(board: &crate::chess::Board) -> Option<Move> {
+/// The best move of a search of `board` to `HINT_DEPTH` on a table of its own, with the
+/// game's evaluation (`network`), if the table's memory can be had and there is a legal
+/// move.
+fn quick_search(
+    board: &crate::chess::Board,
+    network: Option<std::sync::Arc<crate::eval::nnue::Network>>,
+) -> Option<Move> {
     let table = search::TranspositionTable::try_new(HINT_TABLE_MB).ok()?;
-    let request = SearchRequest::new(board.clone()).depth(HINT_DEPTH);
+    let request = SearchRequest::new(board.clone())
+        .depth(HINT_DEPTH)
+        .network(network);
     let result = search::search(&request, &table, &SearchControl::new(), &mut |_| {});
     (!result.best_move.is_none()).then_some(result.best_move)
 }

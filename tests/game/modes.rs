@@ -478,3 +478,20 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `hint` before anything is searched asks a tiny search, with the game's evaluation:
+/// the network's first move, or the hand-written evaluation's.
+#[test]
+fn a_hint_from_scratch_uses_the_games_evaluation() {
+    let cases: [(&[&str], &str); 2] = [
+        (&[], WHITE_OPENS),
+        (&["option Eval=classical"], CLASSICAL_WHITE_OPENS),
+    ];
+    for (options, opening) in cases {
+        let mut d = Driver::new();
+        d.send_all(options);
+        d.send("new");
+        let expected = opening.replace("move ", "Hint: ");
+        assert_eq!(d.send("hint"), [expected], "{options:?}");
+    }
+}
