@@ -160,13 +160,19 @@ const NETWORK_SCORE_LIMIT: i32 = 10 * QUEEN_VALUE;
 
 /// The learned evaluation's score for the side to move, `centipawns` as the network gave
 /// it, in internal units, with the exact knowledge a small network lacks on top: a dead
-/// draw scores 0 and K+P vs K the bitbase's verdict, as in the hand-written evaluation.
+/// draw scores 0 and K+P vs K the bitbase's verdict, and against a bare king the
+/// hand-written evaluation decides, whose mop-up drives that king to the edge (and to the
+/// bishop's corner): the network never saw such positions, as self-play games are
+/// adjudicated long before them.
 pub fn from_network(board: &Board, centipawns: i32) -> i32 {
     if board.is_insufficient_material() || is_drawn_minor_ending(board) {
         return 0;
     }
     if let Some(white) = kpk_score(board) {
         return for_side_to_move(board, white);
+    }
+    if board.is_bare_king(Color::White) || board.is_bare_king(Color::Black) {
+        return evaluate(board);
     }
     let units = i64::from(centipawns) * i64::from(PAWN_VALUE) / 100;
     let limit = i64::from(NETWORK_SCORE_LIMIT);
@@ -821,6 +827,7 @@ mod tests {
         let kpk_win_white_to_move = "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1";
         let kpk_win_black_to_move = "4k3/8/4K3/4P3/8/8/8/8 b - - 0 1";
         let rook_up = "8/8/4k3/8/8/R2K4/8/8 w - - 0 1";
+        let rook_and_pawns = "8/5pp1/4k3/8/8/R2K4/6PP/8 w - - 0 1";
         let units = |cp: i32| cp * PAWN_VALUE / 100;
         let cases = [
             // (name, position, network's centipawns, expected internal units)
@@ -836,16 +843,22 @@ mod tests {
                 -300,
                 None,
             ),
-            ("a plain score is converted", rook_up, 400, Some(units(400))),
+            ("against a bare king, the mop-up", rook_up, 400, None),
+            (
+                "a plain score is converted",
+                rook_and_pawns,
+                400,
+                Some(units(400)),
+            ),
             (
                 "a huge score is held below mate",
-                rook_up,
+                rook_and_pawns,
                 i32::MAX,
                 Some(NETWORK_SCORE_LIMIT),
             ),
             (
                 "and either way",
-                rook_up,
+                rook_and_pawns,
                 i32::MIN,
                 Some(-NETWORK_SCORE_LIMIT),
             ),
@@ -862,7 +875,7 @@ mod tests {
             "K+P vs K, Black to move"
         );
         assert!(evaluate(&black) < 0, "the bitbase's win is Black's loss");
-        let board = Board::from_fen(rook_up).unwrap();
+        let board = Board::from_fen(rook_and_pawns).unwrap();
         assert!(from_network(&board, i32::MAX) < crate::search::MATE_BOUND);
     }
 
