@@ -6,8 +6,9 @@
 
 use super::USAGE_ERROR;
 use super::tune::SelfPlayFlags;
+use crate::eval::Evaluation;
 use crate::tune::datagen::{self, RECORD_BYTES, Record};
-use crate::tune::selfplay::{Evaluation, SelfPlay};
+use crate::tune::selfplay::SelfPlay;
 use crate::tune::train::{self, Settings};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -107,15 +108,11 @@ pub fn run_datagen(args: &[String]) -> i32 {
         return usage("no output file");
     };
     let out = PathBuf::from(out);
-    let flags = match SelfPlayFlags::parse(
-        &args[1..],
-        DEFAULT_DATAGEN_NODES,
-        Evaluation::Embedded,
-        true,
-    ) {
-        Ok(flags) => flags,
-        Err(why) => return usage(&why),
-    };
+    let flags =
+        match SelfPlayFlags::parse(&args[1..], DEFAULT_DATAGEN_NODES, Evaluation::Network, true) {
+            Ok(flags) => flags,
+            Err(why) => return usage(&why),
+        };
     let (settings, threads) = (flags.settings, flags.threads);
     let Some(games) = flags.games else {
         return usage("--games is needed");
@@ -310,7 +307,7 @@ mod tests {
     const SETTINGS: SelfPlay = SelfPlay {
         nodes: 200,
         seed: 9,
-        evaluation: Evaluation::Embedded,
+        evaluation: Evaluation::Network,
     };
 
     /// A progress file of a run made before `--eval` existed was made by the hand-written

@@ -3,8 +3,9 @@
 //! selfplay`, which plays such games.
 
 use super::USAGE_ERROR;
+use crate::eval::Evaluation;
 use crate::eval::weights::DEFAULT;
-use crate::tune::selfplay::{self, Evaluation, SelfPlay};
+use crate::tune::selfplay::{self, SelfPlay};
 use crate::tune::{self, Sampling, pgn};
 use std::io::Write;
 use std::sync::Mutex;
@@ -284,7 +285,7 @@ mod tests {
             true,
         )
         .expect("good flags");
-        assert_eq!(flags.settings.evaluation, Evaluation::Embedded);
+        assert_eq!(flags.settings.evaluation, Evaluation::Network);
         assert_eq!(flags.games, Some(7));
         assert_eq!(flags.settings.nodes, 1, "at least one node");
         assert_eq!(flags.threads, super::super::MAX_BENCH_THREADS as u64);

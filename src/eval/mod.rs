@@ -154,6 +154,39 @@ pub fn is_dead_draw(board: &Board) -> bool {
     board.is_insufficient_material() || is_drawn_minor_ending(board) || kpk_score(board) == Some(0)
 }
 
+/// Which evaluation a search plays with: the learned one (a network) or the hand-written
+/// one. `option Eval` and the self-play tools' `--eval` name them alike.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// A network: the embedded one, or one a file holds.
+    Network,
+    /// The hand-written evaluation ("classical", as Stockfish's users know it).
+    Classical,
+}
+
+impl Evaluation {
+    /// The names, in the order of [`Evaluation::ALL`]: the default first.
+    pub const NAMES: [&'static str; 2] = ["nnue", "classical"];
+    /// Every evaluation, in the order of their names.
+    pub const ALL: [Evaluation; 2] = [Evaluation::Network, Evaluation::Classical];
+
+    /// The evaluation of `name` (any case), if it is one.
+    pub fn named(name: &str) -> Option<Evaluation> {
+        let index = Evaluation::NAMES
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(name))?;
+        Some(Evaluation::ALL[index])
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Evaluation::Network => Evaluation::NAMES[0],
+            Evaluation::Classical => Evaluation::NAMES[1],
+        }
+    }
+}
+
 /// Largest score, either way, that the learned evaluation may give (internal units): far
 /// beyond any material balance, and far below the mate scores, which it must never reach.
 const NETWORK_SCORE_LIMIT: i32 = 10 * QUEEN_VALUE;
@@ -819,6 +852,16 @@ mod tests {
             let board = Board::from_fen(fen).unwrap();
             assert_eq!(is_dead_draw(&board), dead, "{name}");
         }
+    }
+
+    #[test]
+    fn evaluations_are_named_both_ways() {
+        for evaluation in Evaluation::ALL {
+            assert_eq!(Evaluation::named(evaluation.name()), Some(evaluation));
+        }
+        assert_eq!(Evaluation::named("NNUE"), Some(Evaluation::Network));
+        assert_eq!(Evaluation::named("Classical"), Some(Evaluation::Classical));
+        assert_eq!(Evaluation::named("hce"), None);
     }
 
     #[test]

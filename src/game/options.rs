@@ -8,6 +8,7 @@
 
 use super::Game;
 use crate::cecp::{EngineOption, ErrorKind, Message, OptionKind};
+use crate::eval::Evaluation;
 use crate::eval::nnue::{self, Network};
 use crate::search::DEFAULT_HASH_MB;
 use std::sync::Arc;
@@ -78,7 +79,7 @@ pub struct Settings {
     /// A network file to evaluate with (`ferrimax train` makes one); empty for the
     /// embedded network.
     pub eval_file: String,
-    /// Index into `EVAL_NAMES`: the learned evaluation or the hand-written one.
+    /// Index into `Evaluation::NAMES`: the learned evaluation or the hand-written one.
     eval_choice: usize,
     /// Names of the options the user set (the others follow the situation: a chess
     /// server turns resignation and whispers on).
@@ -135,7 +136,7 @@ impl Settings {
 
     /// Whether to evaluate by hand (`option Eval=classical`) rather than with a network.
     pub fn classical_eval(&self) -> bool {
-        EVAL_NAMES[self.eval_choice] == CLASSICAL_EVAL
+        Evaluation::ALL[self.eval_choice] == Evaluation::Classical
     }
 
     /// The evaluation asked for: its kind and the network file (empty: the embedded one).
@@ -307,7 +308,7 @@ const OPTIONS: &[OptionSpec] = &[
         name: "Eval",
         kind: Kind::Combo {
             default: 0,
-            choices: &EVAL_NAMES,
+            choices: &Evaluation::NAMES,
             value: |s| &mut s.eval_choice,
         },
     },
@@ -318,11 +319,6 @@ const OPTIONS: &[OptionSpec] = &[
         },
     },
 ];
-
-/// The evaluations `option Eval` offers: the learned one (the network) first, as the
-/// default, and the hand-written one, which Stockfish's users know as "classical".
-const EVAL_NAMES: [&str; 2] = ["nnue", CLASSICAL_EVAL];
-const CLASSICAL_EVAL: &str = "classical";
 
 /// The most lines an analysis shows at once (`MultiPV`).
 const MAX_LINES: i64 = 64;

@@ -222,7 +222,7 @@ mod tests {
         let settings = SelfPlay {
             nodes: 300,
             seed: 5,
-            evaluation: super::selfplay::Evaluation::Embedded,
+            evaluation: crate::eval::Evaluation::Network,
         };
         let records = game_records(settings, 0);
         assert!(!records.is_empty());

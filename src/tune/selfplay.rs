@@ -8,10 +8,9 @@
 
 use super::pgn::Outcome;
 use crate::chess::{Board, Color, Ending, Move};
-use crate::eval::PAWN_VALUE;
-use crate::eval::nnue::{self, Network};
+use crate::eval::nnue;
+use crate::eval::{Evaluation, PAWN_VALUE};
 use crate::search::{Limits, SearchControl, SearchRequest, TranspositionTable, search};
-use std::sync::Arc;
 
 /// Random plies that open every game (then the engine plays).
 pub const RANDOM_PLIES: usize = 8;
@@ -24,46 +23,6 @@ const MAX_PLIES: usize = 400;
 /// Table size for each game's searches.
 const HASH_MB: usize = 8;
 
-/// Which evaluation plays the games.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Evaluation {
-    /// The hand-written one: the tuner's games, and the first network's data.
-    Classical,
-    /// The network built into the engine: data for the next network.
-    Embedded,
-}
-
-impl Evaluation {
-    /// The names the command lines and progress files use (as `option Eval`'s).
-    pub const NAMES: [(&'static str, Evaluation); 2] = [
-        ("classical", Evaluation::Classical),
-        ("nnue", Evaluation::Embedded),
-    ];
-
-    /// The evaluation of `name`, if it is one.
-    pub fn named(name: &str) -> Option<Evaluation> {
-        Evaluation::NAMES
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|&(_, e)| e)
-    }
-
-    /// Its name.
-    pub fn name(self) -> &'static str {
-        Evaluation::NAMES
-            .iter()
-            .find(|&&(_, e)| e == self)
-            .map_or("classical", |&(n, _)| n)
-    }
-
-    fn network(self) -> Option<Arc<Network>> {
-        match self {
-            Evaluation::Classical => None,
-            Evaluation::Embedded => Some(nnue::embedded()),
-        }
-    }
-}
-
 /// How to play the games.
 #[derive(Copy, Clone, Debug)]
 pub struct SelfPlay {
@@ -71,7 +30,7 @@ pub struct SelfPlay {
     pub nodes: u64,
     /// Seed of game `0`; game `i` uses `seed + i` for its opening.
     pub seed: u64,
-    /// The evaluation both sides play with.
+    /// The evaluation both sides play with (a network: the embedded one).
     pub evaluation: Evaluation,
 }
 
@@ -152,7 +111,10 @@ fn search_move(board: &Board, tt: &TranspositionTable, settings: SelfPlay) -> (M
             nodes: Some(settings.nodes),
             ..Limits::default()
         })
-        .network(settings.evaluation.network());
+        .network(match settings.evaluation {
+            Evaluation::Network => Some(nnue::embedded()),
+            Evaluation::Classical => None,
+        });
     let result = search(&request, tt, &SearchControl::new(), &mut |_| {});
     (result.best_move, result.score)
 }

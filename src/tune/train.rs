@@ -420,7 +420,7 @@ mod tests {
         let settings = SelfPlay {
             nodes: 300,
             seed: 21,
-            evaluation: crate::tune::selfplay::Evaluation::Classical,
+            evaluation: crate::eval::Evaluation::Classical,
         };
         (0..24).flat_map(|i| game_records(settings, i)).collect()
     }
