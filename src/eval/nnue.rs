@@ -9,10 +9,14 @@
 //! move changes it by adding and subtracting a few rows, which is what makes it cheap to
 //! keep up to date in a search.
 //!
+//! The hidden units pass through an activation, clipped (0..1) or squared after clipping
+//! (0..1, then squared: a smoother response the network can use to weigh large values).
+//!
 //! Integers: the hidden weights and biases are scaled by `QA` (clipping is to 0..QA), the
 //! output weights by `QB`; the output, divided by QA·QB, is the score in units of
-//! `OUTPUT_SCALE` centipawns. The trainer (`crate::tune::train`) works in floats and
-//! rounds to this form at the end.
+//! `OUTPUT_SCALE` centipawns (a squared unit is divided by QA once first, so that it is on
+//! the same scale). The trainer (`crate::tune::train`) works in floats and rounds to this
+//! form at the end.
 
 use crate::chess::{Board, Color, Piece, Square};
 use std::fmt;
@@ -28,8 +32,11 @@ pub const QB: i32 = 64;
 pub const OUTPUT_SCALE: i32 = 400;
 /// The file's first bytes.
 const MAGIC: &[u8; 4] = b"FXNN";
-/// The file format's version.
-const VERSION: u32 = 1;
+/// The file format's version: 2 names the activation after the hidden units; version 1
+/// files (the first networks) are clipped.
+const VERSION: u32 = 2;
+/// The first format, read still: no activation in the header.
+const VERSION_CLIPPED: u32 = 1;
 /// Largest hidden layer a file may declare.
 const MAX_HIDDEN: usize = 4096;
 
@@ -73,10 +80,52 @@ pub fn features(board: &Board) -> [Vec<usize>; 2] {
     both
 }
 
+/// What a hidden unit does to its sum before the output layer weighs it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Activation {
+    /// Clipped to 0..1 ("CReLU").
+    #[default]
+    Clipped,
+    /// Clipped to 0..1, then squared ("SCReLU").
+    SquaredClipped,
+}
+
+impl Activation {
+    /// The names the trainer's `--activation` takes, in the order of their file codes.
+    pub const NAMES: [&'static str; 2] = ["crelu", "screlu"];
+    const ALL: [Activation; 2] = [Activation::Clipped, Activation::SquaredClipped];
+
+    /// The activation of a name in `NAMES`.
+    pub fn named(name: &str) -> Option<Activation> {
+        let at = Self::NAMES.iter().position(|n| *n == name)?;
+        Some(Self::ALL[at])
+    }
+
+    /// Its number in a network file.
+    fn code(self) -> u32 {
+        match self {
+            Activation::Clipped => 0,
+            Activation::SquaredClipped => 1,
+        }
+    }
+
+    fn from_code(code: u32) -> Option<Activation> {
+        Self::ALL.into_iter().find(|a| a.code() == code)
+    }
+}
+
+impl fmt::Display for Activation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = Self::ALL.iter().position(|a| a == self).unwrap_or(0);
+        f.write_str(Self::NAMES[at])
+    }
+}
+
 /// A network in integers, as the engine evaluates with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
+    activation: Activation,
     /// `INPUTS` rows of `hidden` weights: the row of input `f` starts at `f * hidden`.
     input_weights: Vec<i16>,
     hidden_bias: Vec<i16>,
@@ -94,6 +143,8 @@ pub enum NetworkError {
     Version(u32),
     /// A hidden layer of no units or too many.
     Hidden(usize),
+    /// An activation this engine does not know (its code).
+    Activation(u32),
     /// Shorter or longer than the header says.
     Length {
         /// Bytes the header implies.
@@ -109,6 +160,7 @@ impl fmt::Display for NetworkError {
             NetworkError::NotANetwork => f.write_str("not a Ferrimax network file"),
             NetworkError::Version(v) => write!(f, "network format version {v} is not read here"),
             NetworkError::Hidden(n) => write!(f, "a hidden layer of {n} units"),
+            NetworkError::Activation(code) => write!(f, "unknown activation {code}"),
             NetworkError::Length { expected, found } => {
                 write!(f, "{found} bytes where the header says {expected}")
             }
@@ -118,9 +170,15 @@ impl fmt::Display for NetworkError {
 
 impl std::error::Error for NetworkError {}
 
-/// The bytes of a file with a hidden layer of `hidden` units.
-fn file_length(hidden: usize) -> usize {
-    12 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// The bytes of a file's header (magic, version, hidden units and, from version 2, the
+/// activation).
+fn header_length(version: u32) -> usize {
+    if version == VERSION_CLIPPED { 12 } else { 16 }
+}
+
+/// The bytes of a file of `version` with a hidden layer of `hidden` units.
+fn file_length(version: u32, hidden: usize) -> usize {
+    header_length(version) + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
 }
 
 impl Network {
@@ -137,6 +195,7 @@ impl Network {
             && output_weights.len() == 2 * hidden;
         agree.then_some(Network {
             hidden,
+            activation: Activation::Clipped,
             input_weights,
             hidden_bias,
             output_weights,
@@ -144,18 +203,32 @@ impl Network {
         })
     }
 
+    /// The same network with `activation` in its hidden layer.
+    #[must_use]
+    pub fn with_activation(mut self, activation: Activation) -> Network {
+        self.activation = activation;
+        self
+    }
+
+    /// The activation of its hidden layer.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
     /// Units of the hidden layer.
     pub fn hidden(&self) -> usize {
         self.hidden
     }
 
-    /// The file: magic, version, hidden units, then every weight little-endian.
+    /// The file: magic, version, hidden units, activation, then every weight
+    /// little-endian.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(file_length(self.hidden));
+        let mut bytes = Vec::with_capacity(file_length(VERSION, self.hidden));
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         let hidden = u32::try_from(self.hidden).expect("at most MAX_HIDDEN");
         bytes.extend_from_slice(&hidden.to_le_bytes());
+        bytes.extend_from_slice(&self.activation.code().to_le_bytes());
         for w in self
             .input_weights
             .iter()
@@ -174,21 +247,27 @@ impl Network {
             return Err(NetworkError::NotANetwork);
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
-        if word(4) != VERSION {
-            return Err(NetworkError::Version(word(4)));
+        let version = word(4);
+        if version != VERSION && version != VERSION_CLIPPED {
+            return Err(NetworkError::Version(version));
         }
         let hidden = usize::try_from(word(8)).unwrap_or(usize::MAX);
         if !(1..=MAX_HIDDEN).contains(&hidden) {
             return Err(NetworkError::Hidden(hidden));
         }
-        let expected = file_length(hidden);
+        let expected = file_length(version, hidden);
         if bytes.len() != expected {
             return Err(NetworkError::Length {
                 expected,
                 found: bytes.len(),
             });
         }
-        let mut shorts = bytes[12..expected - 4]
+        let activation = if version == VERSION_CLIPPED {
+            Activation::Clipped
+        } else {
+            Activation::from_code(word(12)).ok_or(NetworkError::Activation(word(12)))?
+        };
+        let mut shorts = bytes[header_length(version)..expected - 4]
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
         let mut take = |n: usize| shorts.by_ref().take(n).collect::<Vec<i16>>();
@@ -197,6 +276,7 @@ impl Network {
         let output_weights = take(2 * hidden);
         let output_bias = i32::from_le_bytes(bytes[expected - 4..].try_into().expect("4 bytes"));
         Network::new(input_weights, hidden_bias, output_weights, output_bias)
+            .map(|net| net.with_activation(activation))
             .ok_or(NetworkError::Hidden(hidden))
     }
 
@@ -255,17 +335,40 @@ impl Network {
             Color::Black => (&acc.sides[1], &acc.sides[0]),
         };
         let (ours, theirs) = self.output_weights.split_at(self.hidden);
-        let layer = |values: &[i16], weights: &[i16]| -> i32 {
-            values
-                .iter()
-                .zip(weights)
-                .map(|(&v, &w)| i32::from(v).clamp(0, QA) * i32::from(w))
-                .sum()
-        };
-        let output = layer(us, ours) + layer(them, theirs) + self.output_bias;
-        let centipawns = i64::from(output) * i64::from(OUTPUT_SCALE) / i64::from(QA * QB);
+        let output = match self.activation {
+            Activation::Clipped => clipped_layer(us, ours) + clipped_layer(them, theirs),
+            Activation::SquaredClipped => {
+                (squared_layer(us, ours) + squared_layer(them, theirs)) / i64::from(QA)
+            }
+        } + i64::from(self.output_bias);
+        let centipawns = output * i64::from(OUTPUT_SCALE) / i64::from(QA * QB);
         i32::try_from(centipawns).unwrap_or(if centipawns > 0 { i32::MAX } else { i32::MIN })
     }
+}
+
+/// The output layer's sum over clipped units (in QA·QB units). Each product fits i32
+/// (255 · 32767); a trained network's sum does too, and the sum wraps rather than panics
+/// for a file made to overflow it.
+fn clipped_layer(values: &[i16], weights: &[i16]) -> i64 {
+    let sum = values
+        .iter()
+        .zip(weights)
+        .map(|(&v, &w)| i32::from(v).clamp(0, QA) * i32::from(w))
+        .fold(0i32, i32::wrapping_add);
+    i64::from(sum)
+}
+
+/// The output layer's sum over squared clipped units (in QA·QA·QB units). A unit times
+/// its weight fits i32 (255 · 32767); times the unit again it needs i64.
+fn squared_layer(values: &[i16], weights: &[i16]) -> i64 {
+    values
+        .iter()
+        .zip(weights)
+        .map(|(&v, &w)| {
+            let v = i32::from(v).clamp(0, QA);
+            i64::from(v * i32::from(w)) * i64::from(v)
+        })
+        .sum()
 }
 
 /// The hidden layer of both sides for one position (White's first).
@@ -344,6 +447,53 @@ mod tests {
         let mut future = bytes.clone();
         future[4] = 9;
         assert_eq!(Network::from_bytes(&future), Err(NetworkError::Version(9)));
+        let mut unknown = bytes.clone();
+        unknown[12] = 7;
+        assert_eq!(
+            Network::from_bytes(&unknown),
+            Err(NetworkError::Activation(7))
+        );
+    }
+
+    /// Each activation survives the file, and a first-format file (no activation in its
+    /// header, as the first networks were written) reads as clipped.
+    #[test]
+    fn the_activation_is_kept_in_the_file_and_old_files_are_clipped() {
+        for activation in [Activation::Clipped, Activation::SquaredClipped] {
+            let net = patterned(8).with_activation(activation);
+            let read = Network::from_bytes(&net.to_bytes()).unwrap();
+            assert_eq!(read.activation(), activation);
+            assert_eq!(read, net);
+        }
+        let squared = patterned(8).with_activation(Activation::SquaredClipped);
+        let mut old = squared.to_bytes();
+        old.drain(12..16);
+        old[4..8].copy_from_slice(&VERSION_CLIPPED.to_le_bytes());
+        let read = Network::from_bytes(&old).unwrap();
+        assert_eq!(read, patterned(8));
+        for name in Activation::NAMES {
+            assert_eq!(Activation::named(name).unwrap().to_string(), name);
+        }
+    }
+
+    /// The squared activation's output, worked by hand for one hidden unit per side.
+    #[test]
+    fn a_squared_unit_is_scaled_back_once() {
+        let board = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        // No input weights: each side's unit is its bias, half of QA (0.5 in floats).
+        let half = i16::try_from(QA / 2 + 1).unwrap();
+        let (ours, theirs) = (i16::try_from(QB).unwrap(), 0);
+        let net = Network::new(vec![0; INPUTS], vec![half], vec![ours, theirs], 0)
+            .unwrap()
+            .with_activation(Activation::SquaredClipped);
+        let cp = net.evaluate(&net.accumulate(&board), Color::White);
+        // 128² / 255 · 64 over 255 · 64: about 0.25 units, 100 centipawns.
+        assert_eq!(cp, 100);
+        let clipped = net.clone().with_activation(Activation::Clipped);
+        assert_eq!(
+            clipped.evaluate(&clipped.accumulate(&board), Color::White),
+            200
+        );
     }
 
     /// Each kind of move, in a position where it can be played: the updated accumulators

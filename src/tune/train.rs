@@ -7,7 +7,7 @@
 
 use super::datagen::Record;
 use crate::chess::Color;
-use crate::eval::nnue::{self, INPUTS, Network, OUTPUT_SCALE, QA, QB};
+use crate::eval::nnue::{self, Activation, INPUTS, Network, OUTPUT_SCALE, QA, QB};
 use rand::{RngExt, SeedableRng, rngs::StdRng, seq::SliceRandom};
 
 /// How to train.
@@ -29,6 +29,8 @@ pub struct Settings {
     pub seed: u64,
     /// Whether to train on each position's mirror image (files a-h swapped) too.
     pub mirror: bool,
+    /// The hidden units' activation.
+    pub activation: Activation,
 }
 
 impl Default for Settings {
@@ -42,6 +44,7 @@ impl Default for Settings {
             threads: 1,
             seed: 1,
             mirror: true,
+            activation: Activation::Clipped,
         }
     }
 }
@@ -122,10 +125,31 @@ impl Sample {
     }
 }
 
+/// A hidden unit's value after the activation.
+fn activate(activation: Activation, a: f32) -> f32 {
+    let clipped = a.clamp(0.0, 1.0);
+    match activation {
+        Activation::Clipped => clipped,
+        Activation::SquaredClipped => clipped * clipped,
+    }
+}
+
+/// The activation's slope at `a`: none outside 0..1, where the unit is clipped.
+fn slope(activation: Activation, a: f32) -> f32 {
+    if a <= 0.0 || a >= 1.0 {
+        return 0.0;
+    }
+    match activation {
+        Activation::Clipped => 1.0,
+        Activation::SquaredClipped => 2.0 * a,
+    }
+}
+
 /// The network in floats: the same layout as `nnue::Network`.
 #[derive(Clone)]
 struct FloatNet {
     hidden: usize,
+    activation: Activation,
     input_weights: Vec<f32>,
     hidden_bias: Vec<f32>,
     output_weights: Vec<f32>,
@@ -133,12 +157,13 @@ struct FloatNet {
 }
 
 impl FloatNet {
-    fn random(hidden: usize, rng: &mut StdRng) -> FloatNet {
+    fn random(hidden: usize, activation: Activation, rng: &mut StdRng) -> FloatNet {
         // Small enough that 32 pieces' rows keep the hidden units inside 0..1 at first.
         let input_range = 1.0 / 32f32.sqrt();
         let output_range = 1.0 / (2.0 * hidden as f32).sqrt();
         FloatNet {
             hidden,
+            activation,
             input_weights: (0..INPUTS * hidden)
                 .map(|_| rng.random_range(-input_range..input_range) * 0.25)
                 .collect(),
@@ -153,6 +178,7 @@ impl FloatNet {
     fn zeroed(hidden: usize) -> FloatNet {
         FloatNet {
             hidden,
+            activation: Activation::Clipped,
             input_weights: vec![0.0; INPUTS * hidden],
             hidden_bias: vec![0.0; hidden],
             output_weights: vec![0.0; 2 * hidden],
@@ -193,7 +219,10 @@ impl FloatNet {
         let theirs = self.accumulate(&sample.theirs);
         let (w_ours, w_theirs) = self.output_weights.split_at(self.hidden);
         let layer = |acc: &[f32], w: &[f32]| -> f32 {
-            acc.iter().zip(w).map(|(a, w)| a.clamp(0.0, 1.0) * w).sum()
+            acc.iter()
+                .zip(w)
+                .map(|(&a, w)| activate(self.activation, a) * w)
+                .sum()
         };
         let out = layer(&ours, w_ours) + layer(&theirs, w_theirs) + self.output_bias;
         (out, ours, theirs)
@@ -216,10 +245,11 @@ impl FloatNet {
             .enumerate()
         {
             for (i, &a) in acc.iter().enumerate() {
-                grad.output_weights[side * h + i] += d_out * a.clamp(0.0, 1.0);
+                grad.output_weights[side * h + i] += d_out * activate(self.activation, a);
                 // The clipped unit passes the gradient only inside 0..1.
-                if a > 0.0 && a < 1.0 {
-                    let d = d_out * self.output_weights[side * h + i];
+                let slope = slope(self.activation, a);
+                if slope != 0.0 {
+                    let d = d_out * self.output_weights[side * h + i] * slope;
                     grad.hidden_bias[i] += d;
                     for &f in active.iter() {
                         grad.input_weights[usize::from(f) * h + i] += d;
@@ -246,6 +276,7 @@ impl FloatNet {
             (self.output_bias * (QA * QB) as f32).round() as i32,
         )
         .expect("the float network has the integer network's sizes")
+        .with_activation(self.activation)
     }
 }
 
@@ -300,7 +331,7 @@ pub fn train(records: &[Record], settings: &Settings, mut progress: impl FnMut(&
             training.push(sample);
         }
     }
-    let mut net = FloatNet::random(settings.hidden, &mut rng);
+    let mut net = FloatNet::random(settings.hidden, settings.activation, &mut rng);
     let mut first_moment = FloatNet::zeroed(settings.hidden);
     let mut second_moment = FloatNet::zeroed(settings.hidden);
     let mut validation = vec![mean_loss(&net, &held)];
@@ -426,28 +457,35 @@ mod tests {
     }
 
     /// Training lowers the held-out loss on a small generated set, and the integer network
-    /// loses little to rounding.
+    /// loses little to rounding, with either activation.
     #[test]
     fn training_lowers_the_held_out_loss_and_rounding_costs_little() {
         let records = small_data();
         assert!(records.len() > 500, "{} records", records.len());
-        let settings = Settings {
-            hidden: 16,
-            epochs: 8,
-            batch: 256,
-            learning_rate: 5e-3,
-            threads: 2,
-            ..Settings::default()
-        };
-        let trained = train(&records, &settings, |_| {});
-        let first = trained.validation[0];
-        let last = trained.validation.iter().copied().fold(f64::MAX, f64::min);
-        assert!(last < first * 0.9, "held-out loss {first} -> {last}");
-        assert!(
-            (trained.quantized - last).abs() < 0.01,
-            "floats {last}, integers {}",
-            trained.quantized
-        );
+        for activation in [Activation::Clipped, Activation::SquaredClipped] {
+            let settings = Settings {
+                hidden: 16,
+                epochs: 8,
+                batch: 256,
+                learning_rate: 5e-3,
+                threads: 2,
+                activation,
+                ..Settings::default()
+            };
+            let trained = train(&records, &settings, |_| {});
+            assert_eq!(trained.network.activation(), activation);
+            let first = trained.validation[0];
+            let last = trained.validation.iter().copied().fold(f64::MAX, f64::min);
+            assert!(
+                last < first * 0.9,
+                "{activation}: held-out loss {first} -> {last}"
+            );
+            assert!(
+                (trained.quantized - last).abs() < 0.01,
+                "{activation}: floats {last}, integers {}",
+                trained.quantized
+            );
+        }
     }
 
     /// A sample's mirror image is the sample of the mirrored position, for either side to
@@ -504,23 +542,25 @@ mod tests {
     }
 
     /// The integer forward pass equals the float one within a stated bound: 10
-    /// centipawns on these positions for a trained net's scale.
+    /// centipawns on these positions for a trained net's scale, with either activation.
     #[test]
     fn the_integer_network_agrees_with_the_float_one() {
         let records = small_data();
-        let mut rng = StdRng::seed_from_u64(3);
-        let net = FloatNet::random(16, &mut rng);
-        let ints = net.quantize();
-        for record in records.iter().take(200) {
-            let sample = Sample::of(record, 0.0).unwrap();
-            let (out, _, _) = net.forward(&sample);
-            let board = record.board().unwrap();
-            let cp = ints.evaluate(&ints.accumulate(&board), board.side_to_move());
-            let float_cp = out * OUTPUT_SCALE as f32;
-            assert!(
-                (cp as f32 - float_cp).abs() <= 10.0,
-                "{cp} against {float_cp}"
-            );
+        for activation in [Activation::Clipped, Activation::SquaredClipped] {
+            let mut rng = StdRng::seed_from_u64(3);
+            let net = FloatNet::random(16, activation, &mut rng);
+            let ints = net.quantize();
+            for record in records.iter().take(200) {
+                let sample = Sample::of(record, 0.0).unwrap();
+                let (out, _, _) = net.forward(&sample);
+                let board = record.board().unwrap();
+                let cp = ints.evaluate(&ints.accumulate(&board), board.side_to_move());
+                let float_cp = out * OUTPUT_SCALE as f32;
+                assert!(
+                    (cp as f32 - float_cp).abs() <= 10.0,
+                    "{activation}: {cp} against {float_cp}"
+                );
+            }
         }
     }
 }
