@@ -475,7 +475,7 @@ impl Game {
             self.load_book();
         }
         if self.settings.evaluation() != old_evaluation {
-            self.load_network();
+            self.load_network(old_evaluation.1);
             self.refresh_analysis();
         }
     }
@@ -483,8 +483,9 @@ impl Game {
     /// Sets the evaluation the options ask for: none for the hand-written one, else the
     /// network `EvalFile` names, or the embedded one. A file that cannot be read or is no
     /// network is reported, and the network stays as it was (the embedded one if there
-    /// was none).
-    fn load_network(&mut self) {
+    /// was none), and so does `EvalFile` (`previous_file`): a later switch back from the
+    /// hand-written evaluation does not try the bad file again.
+    fn load_network(&mut self, previous_file: String) {
         if self.settings.classical_eval() {
             self.network = None;
             return;
@@ -502,6 +503,7 @@ impl Game {
             Err(why) => {
                 log::warn!("network {path}: {why}");
                 self.network.get_or_insert_with(nnue::embedded);
+                self.settings.eval_file = previous_file;
                 self.send(Message::TellUserError(format!(
                     "Cannot use network {path}: {why}"
                 )));

@@ -455,6 +455,11 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
             [WHITE_OPENS],
             "{line}: embedded stays"
         );
+        // The refused file is forgotten: back from the hand-written evaluation, the
+        // engine plays with the network it had, without trying the file again.
+        assert_eq!(d.send("option Eval=classical"), SILENT, "{line}");
+        assert_eq!(d.send("option Eval=nnue"), SILENT, "{line}");
+        assert_eq!(d.send_all(&["new", SHALLOW, "go"]), [WHITE_OPENS], "{line}");
     }
     let mut d = Driver::new();
     assert_eq!(d.send(&set(&good)), SILENT);
