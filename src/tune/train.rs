@@ -240,21 +240,24 @@ impl FloatNet {
         let d_out = 2.0 * (p - sample.target) * p * (1.0 - p);
         grad.output_bias += d_out;
         let h = self.hidden;
+        let mut d_units = vec![0.0; h];
         for (side, (acc, active)) in [(&ours, &sample.ours), (&theirs, &sample.theirs)]
             .into_iter()
             .enumerate()
         {
-            for (i, &a) in acc.iter().enumerate() {
-                grad.output_weights[side * h + i] += d_out * activate(self.activation, a);
-                // The clipped unit passes the gradient only inside 0..1.
-                let slope = slope(self.activation, a);
-                if slope != 0.0 {
-                    let d = d_out * self.output_weights[side * h + i] * slope;
-                    grad.hidden_bias[i] += d;
-                    for &f in active.iter() {
-                        grad.input_weights[usize::from(f) * h + i] += d;
-                    }
-                }
+            let out_weights = &self.output_weights[side * h..][..h];
+            let out_grad = &mut grad.output_weights[side * h..][..h];
+            for (((&a, &w), g), d) in acc.iter().zip(out_weights).zip(out_grad).zip(&mut d_units) {
+                *g += d_out * activate(self.activation, a);
+                // The clipped unit passes the gradient only inside 0..1 (a slope of 0).
+                *d = d_out * w * slope(self.activation, a);
+            }
+            // Each active input's row takes the whole layer's gradient at once: rows are
+            // contiguous, so this pass is vectorised, where going unit by unit through
+            // the rows would jump a row's length each step.
+            add_to(&mut grad.hidden_bias, &d_units);
+            for &f in active.iter() {
+                add_to(&mut grad.input_weights[usize::from(f) * h..][..h], &d_units);
             }
         }
     }
@@ -277,6 +280,13 @@ impl FloatNet {
         )
         .expect("the float network has the integer network's sizes")
         .with_activation(self.activation)
+    }
+}
+
+/// `values[i] += delta[i]` for every `i`.
+fn add_to(values: &mut [f32], delta: &[f32]) {
+    for (v, d) in values.iter_mut().zip(delta) {
+        *v += d;
     }
 }
 
