@@ -132,6 +132,10 @@ pub struct Network {
     /// The side to move's `hidden` weights, then the other side's.
     output_weights: Vec<i16>,
     output_bias: i32,
+    /// Whether one side's sum of squared units fits i32 whatever the units are (true
+    /// for trained networks, whose output weights are small): then the output layer
+    /// adds in i32, twice the lanes of i64 in the vectorised loop.
+    squared_fits_i32: bool,
 }
 
 /// Why bytes are not a network.
@@ -193,6 +197,7 @@ impl Network {
         let agree = (1..=MAX_HIDDEN).contains(&hidden)
             && input_weights.len() == INPUTS * hidden
             && output_weights.len() == 2 * hidden;
+        let squared_fits_i32 = squared_sum_bound(&output_weights) <= i64::from(i32::MAX);
         agree.then_some(Network {
             hidden,
             activation: Activation::Clipped,
@@ -200,6 +205,7 @@ impl Network {
             hidden_bias,
             output_weights,
             output_bias,
+            squared_fits_i32,
         })
     }
 
@@ -337,6 +343,10 @@ impl Network {
         let (ours, theirs) = self.output_weights.split_at(self.hidden);
         let output = match self.activation {
             Activation::Clipped => clipped_layer(us, ours) + clipped_layer(them, theirs),
+            Activation::SquaredClipped if self.squared_fits_i32 => {
+                (squared_layer_narrow(us, ours) + squared_layer_narrow(them, theirs))
+                    / i64::from(QA)
+            }
             Activation::SquaredClipped => {
                 (squared_layer(us, ours) + squared_layer(them, theirs)) / i64::from(QA)
             }
@@ -369,6 +379,29 @@ fn squared_layer(values: &[i16], weights: &[i16]) -> i64 {
             i64::from(v * i32::from(w)) * i64::from(v)
         })
         .sum()
+}
+
+/// The output layer's sum over squared clipped units in i32, for a network whose
+/// `squared_sum_bound` fits it (then no sum can wrap).
+fn squared_layer_narrow(values: &[i16], weights: &[i16]) -> i64 {
+    let sum = values
+        .iter()
+        .zip(weights)
+        .map(|(&v, &w)| {
+            let v = i32::from(v).clamp(0, QA);
+            v * v * i32::from(w)
+        })
+        .fold(0i32, i32::wrapping_add);
+    i64::from(sum)
+}
+
+/// The largest magnitude one side's sum of squared units can reach: every unit at QA,
+/// each weight's sign on its side.
+fn squared_sum_bound(output_weights: &[i16]) -> i64 {
+    let half = output_weights.len() / 2;
+    let (ours, theirs) = output_weights.split_at(half);
+    let total = |weights: &[i16]| weights.iter().map(|&w| i64::from(w).abs()).sum::<i64>();
+    total(ours).max(total(theirs)) * i64::from(QA * QA)
 }
 
 /// The hidden layer of both sides for one position (White's first).
@@ -474,6 +507,34 @@ mod tests {
         for name in Activation::NAMES {
             assert_eq!(Activation::named(name).unwrap().to_string(), name);
         }
+    }
+
+    /// The i32 sum of squared units serves only networks whose sums cannot overflow it,
+    /// and gives the i64 sum's value: for patterned weights, and for weights so large
+    /// that only i64 holds the sum.
+    #[test]
+    fn the_narrow_squared_sum_equals_the_wide_one() {
+        let board = Board::startpos();
+        let small = patterned(16).with_activation(Activation::SquaredClipped);
+        assert!(small.squared_fits_i32);
+        let acc = small.accumulate(&board);
+        for side in [Color::White, Color::Black] {
+            let (values, weights) = (&acc.sides[side.index()], &small.output_weights[..16]);
+            assert_eq!(
+                squared_layer_narrow(values, weights),
+                squared_layer(values, weights)
+            );
+        }
+        let huge = Network::new(vec![0; INPUTS * 2], vec![255; 2], vec![i16::MAX; 4], 0)
+            .unwrap()
+            .with_activation(Activation::SquaredClipped);
+        assert!(!huge.squared_fits_i32, "only i64 holds its sums");
+        let wide = 2 * 2 * 255 * 255 * i64::from(i16::MAX) / 255;
+        let expected = wide * i64::from(OUTPUT_SCALE) / i64::from(QA * QB);
+        assert_eq!(
+            i64::from(huge.evaluate(&huge.accumulate(&board), Color::White)),
+            expected
+        );
     }
 
     /// The squared activation's output, worked by hand for one hidden unit per side.
