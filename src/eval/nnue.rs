@@ -46,7 +46,7 @@ pub fn embedded() -> Arc<Network> {
     static EMBEDDED: OnceLock<Arc<Network>> = OnceLock::new();
     EMBEDDED
         .get_or_init(|| {
-            let bytes = include_bytes!("nets/fx1-h128.bin");
+            let bytes = include_bytes!("nets/fx2-h128.bin");
             Arc::new(Network::from_bytes(bytes).expect("the embedded network is well formed"))
         })
         .clone()
@@ -368,15 +368,15 @@ fn clipped_layer(values: &[i16], weights: &[i16]) -> i64 {
     i64::from(sum)
 }
 
-/// The output layer's sum over squared clipped units (in QA·QA·QB units). A unit times
-/// its weight fits i32 (255 · 32767); times the unit again it needs i64.
+/// The output layer's sum over squared clipped units (in QA·QA·QB units). One term fits
+/// i32 (255² · 32767 < 2³¹), so the products are i32 ones; their sum needs i64.
 fn squared_layer(values: &[i16], weights: &[i16]) -> i64 {
     values
         .iter()
         .zip(weights)
         .map(|(&v, &w)| {
             let v = i32::from(v).clamp(0, QA);
-            i64::from(v * i32::from(w)) * i64::from(v)
+            i64::from(v * v * i32::from(w))
         })
         .sum()
 }

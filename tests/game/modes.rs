@@ -417,6 +417,10 @@ fn several_threads_play_ponder_analyse_and_stop() {
 /// name is the embedded network again. `Eval=classical` is the hand-written evaluation.
 #[test]
 fn a_network_file_is_taken_or_refused_with_a_reason() {
+    assert_ne!(
+        REPLY_TO_D4, CLASSICAL_REPLY_TO_D4,
+        "the probe tells them apart"
+    );
     let dir = std::env::temp_dir().join(format!("ferrimax-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("net.bin");
@@ -436,13 +440,13 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
         (set(&bad), "network format version"),
         (set(&truncated), "bytes"),
     ];
-    // Each case on a fresh engine, whose first search is the one pinned.
+    // Each case on a fresh engine, whose reply to 1.d4 tells which evaluation played.
     let first_move = |lines: &[String]| {
         let mut d = Driver::new();
         for line in lines {
             d.send(line);
         }
-        d.send_all(&["new", SHALLOW, "go"])
+        d.send_all(&["new", SHALLOW, "d2d4"])
     };
     for (line, reason) in &refusals {
         let mut d = Driver::new();
@@ -452,14 +456,18 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
         assert!(refused[0].contains(reason), "{refused:?}");
         assert_eq!(
             first_move(std::slice::from_ref(line)),
-            [WHITE_OPENS],
+            [REPLY_TO_D4],
             "{line}: embedded stays"
         );
         // The refused file is forgotten: back from the hand-written evaluation, the
         // engine plays with the network it had, without trying the file again.
         assert_eq!(d.send("option Eval=classical"), SILENT, "{line}");
         assert_eq!(d.send("option Eval=nnue"), SILENT, "{line}");
-        assert_eq!(d.send_all(&["new", SHALLOW, "go"]), [WHITE_OPENS], "{line}");
+        assert_eq!(
+            d.send_all(&["new", SHALLOW, "d2d4"]),
+            [REPLY_TO_D4],
+            "{line}"
+        );
     }
     let mut d = Driver::new();
     assert_eq!(d.send(&set(&good)), SILENT);
@@ -467,15 +475,15 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
     assert!(lines.last().is_some_and(|l| is_move(l)), "{lines:?}");
     let option = |text: &str| text.to_string();
     let cases = [
-        (vec![set(&good), option("option EvalFile=")], WHITE_OPENS),
-        (vec![option("option Eval=classical")], CLASSICAL_WHITE_OPENS),
+        (vec![set(&good), option("option EvalFile=")], REPLY_TO_D4),
+        (vec![option("option Eval=classical")], CLASSICAL_REPLY_TO_D4),
         (
             vec![set(&good), option("option Eval=classical")],
-            CLASSICAL_WHITE_OPENS,
+            CLASSICAL_REPLY_TO_D4,
         ),
         (
             vec![option("option Eval=classical"), option("option Eval=nnue")],
-            WHITE_OPENS,
+            REPLY_TO_D4,
         ),
     ];
     for (lines, expected) in cases {
@@ -485,18 +493,18 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
 }
 
 /// `hint` before anything is searched asks a tiny search, with the game's evaluation:
-/// the network's first move, or the hand-written evaluation's.
+/// the network's reply to 1.d4, or the hand-written evaluation's.
 #[test]
 fn a_hint_from_scratch_uses_the_games_evaluation() {
     let cases: [(&[&str], &str); 2] = [
-        (&[], WHITE_OPENS),
-        (&["option Eval=classical"], CLASSICAL_WHITE_OPENS),
+        (&[], REPLY_TO_D4),
+        (&["option Eval=classical"], CLASSICAL_REPLY_TO_D4),
     ];
-    for (options, opening) in cases {
+    for (options, reply) in cases {
         let mut d = Driver::new();
         d.send_all(options);
-        d.send("new");
-        let expected = opening.replace("move ", "Hint: ");
+        d.send_all(&["new", "force", "d2d4"]);
+        let expected = reply.replace("move ", "Hint: ");
         assert_eq!(d.send("hint"), [expected], "{options:?}");
     }
 }

@@ -12,13 +12,14 @@ pub const ENDLESS: &str = "st 1000";
 // move is sensible, then update it here.
 
 /// White's first move.
-pub const WHITE_OPENS: &str = "move g1f3";
-/// White's first move with the hand-written evaluation (`option Eval=classical`).
-pub const CLASSICAL_WHITE_OPENS: &str = "move e2e4";
+pub const WHITE_OPENS: &str = "move e2e4";
 /// Black's answer to 1.e4.
 pub const REPLY_TO_E4: &str = "move d7d5";
 /// Black's answer to 1.d4.
-pub const REPLY_TO_D4: &str = "move d7d5";
+pub const REPLY_TO_D4: &str = "move g8f6";
+/// Black's answer to 1.d4 with the hand-written evaluation: the network's and the
+/// hand-written evaluation's choices differ here, so tests can tell which one played.
+pub const CLASSICAL_REPLY_TO_D4: &str = "move d7d5";
 /// Black's move after 1.e4 e5 2.Nf3.
 pub const REPLY_TO_NF3: &str = "move d7d5";
 /// White's answer to 1...e5 when `black` has given Black the first move.
