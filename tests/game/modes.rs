@@ -339,7 +339,7 @@ fn hint_comes_even_before_any_search() {
 /// A hint is the reply the engine's last search expected in the current position; after
 /// the position changes, that reply is forgotten and the hint comes from a fresh short
 /// search of the new position (before the fix it was `b1c3`, the reply expected after
-/// 1.e4 d5, still legal at the start).
+/// 1.e4 e5, still legal at the start).
 #[test]
 fn no_stale_hint_after_the_position_changes() {
     let cases: &[(&str, &[&str])] = &[
@@ -359,7 +359,7 @@ fn no_stale_hint_after_the_position_changes() {
         let expected = d.send("hint");
         assert_eq!(expected.len(), 1, "{name}: a hint after the search");
         d.send_all(change);
-        // The expected reply (Nc3 after 1.e4 d5) is legal again at the start; a fresh
+        // The expected reply (Nc3 after 1.e4 e5) is legal again at the start; a fresh
         // search of the start position prefers another move.
         let fresh = d.send("hint");
         assert_eq!(fresh.len(), 1, "{name}");
@@ -418,7 +418,7 @@ fn several_threads_play_ponder_analyse_and_stop() {
 #[test]
 fn a_network_file_is_taken_or_refused_with_a_reason() {
     assert_ne!(
-        REPLY_TO_D4, CLASSICAL_REPLY_TO_D4,
+        REPLY_TO_E4, CLASSICAL_REPLY_TO_E4,
         "the probe tells them apart"
     );
     let dir = std::env::temp_dir().join(format!("ferrimax-evalfile-{}", std::process::id()));
@@ -440,13 +440,13 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
         (set(&bad), "network format version"),
         (set(&truncated), "bytes"),
     ];
-    // Each case on a fresh engine, whose reply to 1.d4 tells which evaluation played.
+    // Each case on a fresh engine, whose reply to 1.e4 tells which evaluation played.
     let first_move = |lines: &[String]| {
         let mut d = Driver::new();
         for line in lines {
             d.send(line);
         }
-        d.send_all(&["new", SHALLOW, "d2d4"])
+        d.send_all(&["new", SHALLOW, "e2e4"])
     };
     for (line, reason) in &refusals {
         let mut d = Driver::new();
@@ -456,7 +456,7 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
         assert!(refused[0].contains(reason), "{refused:?}");
         assert_eq!(
             first_move(std::slice::from_ref(line)),
-            [REPLY_TO_D4],
+            [REPLY_TO_E4],
             "{line}: embedded stays"
         );
         // The refused file is forgotten: back from the hand-written evaluation, the
@@ -464,8 +464,8 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
         assert_eq!(d.send("option Eval=classical"), SILENT, "{line}");
         assert_eq!(d.send("option Eval=nnue"), SILENT, "{line}");
         assert_eq!(
-            d.send_all(&["new", SHALLOW, "d2d4"]),
-            [REPLY_TO_D4],
+            d.send_all(&["new", SHALLOW, "e2e4"]),
+            [REPLY_TO_E4],
             "{line}"
         );
     }
@@ -475,15 +475,15 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
     assert!(lines.last().is_some_and(|l| is_move(l)), "{lines:?}");
     let option = |text: &str| text.to_string();
     let cases = [
-        (vec![set(&good), option("option EvalFile=")], REPLY_TO_D4),
-        (vec![option("option Eval=classical")], CLASSICAL_REPLY_TO_D4),
+        (vec![set(&good), option("option EvalFile=")], REPLY_TO_E4),
+        (vec![option("option Eval=classical")], CLASSICAL_REPLY_TO_E4),
         (
             vec![set(&good), option("option Eval=classical")],
-            CLASSICAL_REPLY_TO_D4,
+            CLASSICAL_REPLY_TO_E4,
         ),
         (
             vec![option("option Eval=classical"), option("option Eval=nnue")],
-            REPLY_TO_D4,
+            REPLY_TO_E4,
         ),
     ];
     for (lines, expected) in cases {
@@ -493,17 +493,17 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
 }
 
 /// `hint` before anything is searched asks a tiny search, with the game's evaluation:
-/// the network's reply to 1.d4, or the hand-written evaluation's.
+/// the network's reply to 1.e4, or the hand-written evaluation's.
 #[test]
 fn a_hint_from_scratch_uses_the_games_evaluation() {
     let cases: [(&[&str], &str); 2] = [
-        (&[], REPLY_TO_D4),
-        (&["option Eval=classical"], CLASSICAL_REPLY_TO_D4),
+        (&[], REPLY_TO_E4),
+        (&["option Eval=classical"], CLASSICAL_REPLY_TO_E4),
     ];
     for (options, reply) in cases {
         let mut d = Driver::new();
         d.send_all(options);
-        d.send_all(&["new", "force", "d2d4"]);
+        d.send_all(&["new", "force", "e2e4"]);
         let expected = reply.replace("move ", "Hint: ");
         assert_eq!(d.send("hint"), [expected], "{options:?}");
     }
