@@ -374,10 +374,7 @@ fn squared_layer(values: &[i16], weights: &[i16]) -> i64 {
     values
         .iter()
         .zip(weights)
-        .map(|(&v, &w)| {
-            let v = i32::from(v).clamp(0, QA);
-            i64::from(v * v * i32::from(w))
-        })
+        .map(|(&v, &w)| i64::from(squared_term(v, w)))
         .sum()
 }
 
@@ -387,12 +384,17 @@ fn squared_layer_narrow(values: &[i16], weights: &[i16]) -> i64 {
     let sum = values
         .iter()
         .zip(weights)
-        .map(|(&v, &w)| {
-            let v = i32::from(v).clamp(0, QA);
-            v * v * i32::from(w)
-        })
+        .map(|(&v, &w)| squared_term(v, w))
         .fold(0i32, i32::wrapping_add);
     i64::from(sum)
+}
+
+/// One unit's term of the squared output layer: the unit clipped to 0..QA, squared, times
+/// its weight.
+#[inline]
+fn squared_term(value: i16, weight: i16) -> i32 {
+    let v = i32::from(value).clamp(0, QA);
+    v * v * i32::from(weight)
 }
 
 /// The largest magnitude one side's sum of squared units can reach: every unit at QA,
