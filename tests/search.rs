@@ -499,7 +499,7 @@ fn patterned_network(hidden: usize) -> ferrimax::eval::nnue::Network {
             .collect(),
         (0..hidden).map(|i| weight(i, 97) + 60).collect(),
         (0..2 * hidden).map(|i| weight(i, 53)).collect(),
-        0,
+        vec![0],
     )
     .unwrap()
 }

@@ -182,6 +182,12 @@ impl Board {
         u32::from(self.counts[color.index()][kind as usize])
     }
 
+    /// Pieces of both sides on the board, kings and pawns included.
+    #[inline]
+    pub fn piece_count(&self) -> u32 {
+        self.counts.iter().flatten().map(|&n| u32::from(n)).sum()
+    }
+
     /// Pieces other than king and pawns (micro-Max's zugzwang guard and endgame measure).
     #[inline]
     pub fn non_pawn_pieces(&self, color: Color) -> u32 {

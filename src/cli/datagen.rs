@@ -7,7 +7,7 @@
 use super::USAGE_ERROR;
 use super::tune::SelfPlayFlags;
 use crate::eval::Evaluation;
-use crate::eval::nnue::Activation;
+use crate::eval::nnue::{self, Activation};
 use crate::tune::datagen::{self, RECORD_BYTES, Record};
 use crate::tune::selfplay::SelfPlay;
 use crate::tune::train::{self, Settings};
@@ -201,7 +201,7 @@ fn generate(out: &Path, games: u64, settings: SelfPlay, threads: u64) -> Result<
 }
 
 const TRAIN_USAGE: &str = "usage: ferrimax train DATA... --out NET [--hidden N] [--epochs N] \
-     [--batch N] [--lr X] [--result-weight X] [--mirror 0|1] [--activation crelu|screlu] [--threads N] [--seed N]";
+     [--batch N] [--lr X] [--result-weight X] [--mirror 0|1] [--activation crelu|screlu] [--buckets N] [--threads N] [--seed N]";
 
 /// Runs `ferrimax train`: reads every record of the DATA files, trains (progress on
 /// stderr) and writes the integer network to NET; the exit status.
@@ -234,6 +234,9 @@ pub fn run_train(args: &[String]) -> i32 {
                 None => return usage(&format!("bad {arg} {value}")),
             },
             ("--hidden", _, Some(n)) if (1..=4096).contains(&n) => settings.hidden = n,
+            ("--buckets", _, Some(n)) if (1..=nnue::MAX_BUCKETS).contains(&n) => {
+                settings.buckets = n;
+            }
             ("--epochs", _, Some(n)) => settings.epochs = n,
             ("--batch", _, Some(n)) if n > 0 => settings.batch = n,
             ("--threads", _, Some(n)) => settings.threads = n.clamp(1, super::MAX_BENCH_THREADS),

@@ -40,7 +40,8 @@ usage: ferrimax                     speak CECP on stdin/stdout (what GUIs start)
                                     E: nnue, the default, or classical)
        ferrimax train DATA... --out NET [--hidden N] [--epochs N] [--batch N]
                      [--lr X] [--result-weight X] [--mirror 0|1]
-                     [--activation crelu|screlu] [--threads N] [--seed N]
+                     [--activation crelu|screlu] [--buckets N] [--threads N]
+                     [--seed N]
                                     train a network on datagen's positions
        ferrimax tune PGN... [--per-game N] [--passes N] [--threads N] [--seed N]
                      [--only PREFIX,...] [--gradient [--penalty N]]

@@ -9,6 +9,10 @@
 //! move changes it by adding and subtracting a few rows, which is what makes it cheap to
 //! keep up to date in a search.
 //!
+//! The output layer may come in buckets: one set of output weights per band of material
+//! on the board (pieces counted, kings included), so that an ending and a middlegame
+//! weigh the same hidden units differently at the cost of a few hundred weights.
+//!
 //! The hidden units pass through an activation, clipped (0..1) or squared after clipping
 //! (0..1, then squared: a smoother response the network can use to weigh large values).
 //!
@@ -32,13 +36,28 @@ pub const QB: i32 = 64;
 pub const OUTPUT_SCALE: i32 = 400;
 /// The file's first bytes.
 const MAGIC: &[u8; 4] = b"FXNN";
-/// The file format's version: 2 names the activation after the hidden units; version 1
-/// files (the first networks) are clipped.
-const VERSION: u32 = 2;
-/// The first format, read still: no activation in the header.
+/// The file format's version: 3 names the output buckets after the activation.
+const VERSION: u32 = 3;
+/// The second format, read still: an activation and one output bucket.
+const VERSION_ONE_BUCKET: u32 = 2;
+/// The first format, read still: no activation in the header, one output bucket.
 const VERSION_CLIPPED: u32 = 1;
 /// Largest hidden layer a file may declare.
 const MAX_HIDDEN: usize = 4096;
+/// Most output buckets a file may declare (one per count of pieces from 2 to 32 at most).
+pub const MAX_BUCKETS: usize = 31;
+/// Pieces on a board at least (the kings) and at most (the start position).
+const FEWEST_PIECES: u32 = 2;
+const MOST_PIECES: u32 = 32;
+
+/// The output bucket of a position with `pieces` pieces (kings included) in a network of
+/// `buckets` buckets: the counts from 2 to 32 shared out evenly, fewest pieces first.
+#[inline]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    let span = (MOST_PIECES - FEWEST_PIECES + 1) as usize;
+    let above_fewest = pieces.clamp(FEWEST_PIECES, MOST_PIECES) - FEWEST_PIECES;
+    above_fewest as usize * buckets / span
+}
 
 /// The network built into the engine, the evaluation it plays with unless told otherwise
 /// (`docs/network.md` says how it was made). Read once, shared by every search.
@@ -129,12 +148,13 @@ pub struct Network {
     /// `INPUTS` rows of `hidden` weights: the row of input `f` starts at `f * hidden`.
     input_weights: Vec<i16>,
     hidden_bias: Vec<i16>,
-    /// The side to move's `hidden` weights, then the other side's.
+    /// Per output bucket: the side to move's `hidden` weights, then the other side's.
     output_weights: Vec<i16>,
-    output_bias: i32,
-    /// Whether one side's sum of squared units fits i32 whatever the units are (true
-    /// for trained networks, whose output weights are small): then the output layer
-    /// adds in i32, twice the lanes of i64 in the vectorised loop.
+    /// Per output bucket.
+    output_bias: Vec<i32>,
+    /// Whether one side's sum of squared units fits i32 whatever the units are, in every
+    /// bucket (true for trained networks, whose output weights are small): then the
+    /// output layer adds in i32, twice the lanes of i64 in the vectorised loop.
     squared_fits_i32: bool,
 }
 
@@ -147,6 +167,8 @@ pub enum NetworkError {
     Version(u32),
     /// A hidden layer of no units or too many.
     Hidden(usize),
+    /// No output buckets or too many.
+    Buckets(usize),
     /// An activation this engine does not know (its code).
     Activation(u32),
     /// Shorter or longer than the header says.
@@ -164,6 +186,7 @@ impl fmt::Display for NetworkError {
             NetworkError::NotANetwork => f.write_str("not a Ferrimax network file"),
             NetworkError::Version(v) => write!(f, "network format version {v} is not read here"),
             NetworkError::Hidden(n) => write!(f, "a hidden layer of {n} units"),
+            NetworkError::Buckets(n) => write!(f, "{n} output buckets"),
             NetworkError::Activation(code) => write!(f, "unknown activation {code}"),
             NetworkError::Length { expected, found } => {
                 write!(f, "{found} bytes where the header says {expected}")
@@ -175,30 +198,43 @@ impl fmt::Display for NetworkError {
 impl std::error::Error for NetworkError {}
 
 /// The bytes of a file's header (magic, version, hidden units and, from version 2, the
-/// activation).
+/// activation, from version 3 the output buckets).
 fn header_length(version: u32) -> usize {
-    if version == VERSION_CLIPPED { 12 } else { 16 }
+    match version {
+        VERSION_CLIPPED => 12,
+        VERSION_ONE_BUCKET => 16,
+        _ => 20,
+    }
 }
 
-/// The bytes of a file of `version` with a hidden layer of `hidden` units.
-fn file_length(version: u32, hidden: usize) -> usize {
-    header_length(version) + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// The bytes of a file of `version` with a hidden layer of `hidden` units and `buckets`
+/// output buckets.
+fn file_length(version: u32, hidden: usize, buckets: usize) -> usize {
+    header_length(version) + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 impl Network {
-    /// A network from its parts; `None` when their sizes do not agree.
+    /// A network from its parts (as many output buckets as output biases); `None` when
+    /// their sizes do not agree.
     pub fn new(
         input_weights: Vec<i16>,
         hidden_bias: Vec<i16>,
         output_weights: Vec<i16>,
-        output_bias: i32,
+        output_bias: Vec<i32>,
     ) -> Option<Network> {
         let hidden = hidden_bias.len();
+        let buckets = output_bias.len();
         let agree = (1..=MAX_HIDDEN).contains(&hidden)
+            && (1..=MAX_BUCKETS).contains(&buckets)
             && input_weights.len() == INPUTS * hidden
-            && output_weights.len() == 2 * hidden;
-        let squared_fits_i32 = squared_sum_bound(&output_weights) <= i64::from(i32::MAX);
-        agree.then_some(Network {
+            && output_weights.len() == buckets * 2 * hidden;
+        if !agree {
+            return None;
+        }
+        let squared_fits_i32 = output_weights
+            .chunks(2 * hidden)
+            .all(|bucket| squared_sum_bound(bucket) <= i64::from(i32::MAX));
+        Some(Network {
             hidden,
             activation: Activation::Clipped,
             input_weights,
@@ -226,15 +262,22 @@ impl Network {
         self.hidden
     }
 
-    /// The file: magic, version, hidden units, activation, then every weight
-    /// little-endian.
+    /// Output buckets.
+    pub fn buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+
+    /// The file: magic, version, hidden units, activation, output buckets, then every
+    /// weight little-endian.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(file_length(VERSION, self.hidden));
+        let mut bytes = Vec::with_capacity(file_length(VERSION, self.hidden, self.buckets()));
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         let hidden = u32::try_from(self.hidden).expect("at most MAX_HIDDEN");
         bytes.extend_from_slice(&hidden.to_le_bytes());
         bytes.extend_from_slice(&self.activation.code().to_le_bytes());
+        let buckets = u32::try_from(self.buckets()).expect("at most MAX_BUCKETS");
+        bytes.extend_from_slice(&buckets.to_le_bytes());
         for w in self
             .input_weights
             .iter()
@@ -243,7 +286,9 @@ impl Network {
         {
             bytes.extend_from_slice(&w.to_le_bytes());
         }
-        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias {
+            bytes.extend_from_slice(&b.to_le_bytes());
+        }
         bytes
     }
 
@@ -252,16 +297,28 @@ impl Network {
         if bytes.len() < 12 || &bytes[..4] != MAGIC {
             return Err(NetworkError::NotANetwork);
         }
-        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let word = |at: usize| {
+            bytes
+                .get(at..at + 4)
+                .map_or(0, |b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+        };
         let version = word(4);
-        if version != VERSION && version != VERSION_CLIPPED {
+        if ![VERSION, VERSION_ONE_BUCKET, VERSION_CLIPPED].contains(&version) {
             return Err(NetworkError::Version(version));
         }
         let hidden = usize::try_from(word(8)).unwrap_or(usize::MAX);
         if !(1..=MAX_HIDDEN).contains(&hidden) {
             return Err(NetworkError::Hidden(hidden));
         }
-        let expected = file_length(version, hidden);
+        let buckets = if version == VERSION {
+            usize::try_from(word(16)).unwrap_or(usize::MAX)
+        } else {
+            1
+        };
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(NetworkError::Buckets(buckets));
+        }
+        let expected = file_length(version, hidden, buckets);
         if bytes.len() != expected {
             return Err(NetworkError::Length {
                 expected,
@@ -273,14 +330,18 @@ impl Network {
         } else {
             Activation::from_code(word(12)).ok_or(NetworkError::Activation(word(12)))?
         };
-        let mut shorts = bytes[header_length(version)..expected - 4]
+        let biases_at = expected - 4 * buckets;
+        let mut shorts = bytes[header_length(version)..biases_at]
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
         let mut take = |n: usize| shorts.by_ref().take(n).collect::<Vec<i16>>();
         let input_weights = take(INPUTS * hidden);
         let hidden_bias = take(hidden);
-        let output_weights = take(2 * hidden);
-        let output_bias = i32::from_le_bytes(bytes[expected - 4..].try_into().expect("4 bytes"));
+        let output_weights = take(buckets * 2 * hidden);
+        let output_bias = bytes[biases_at..]
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes(b.try_into().expect("4 bytes")))
+            .collect();
         Network::new(input_weights, hidden_bias, output_weights, output_bias)
             .map(|net| net.with_activation(activation))
             .ok_or(NetworkError::Hidden(hidden))
@@ -334,13 +395,16 @@ impl Network {
         }
     }
 
-    /// The score in centipawns for `side_to_move` from the accumulators.
-    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
-        let (us, them) = match side_to_move {
+    /// The score in centipawns for the side to move of `board`, whose accumulators `acc`
+    /// are (the board gives the side and the output bucket).
+    pub fn evaluate(&self, acc: &Accumulator, board: &Board) -> i32 {
+        let (us, them) = match board.side_to_move() {
             Color::White => (&acc.sides[0], &acc.sides[1]),
             Color::Black => (&acc.sides[1], &acc.sides[0]),
         };
-        let (ours, theirs) = self.output_weights.split_at(self.hidden);
+        let bucket = output_bucket(board.piece_count(), self.buckets());
+        let weights = &self.output_weights[bucket * 2 * self.hidden..][..2 * self.hidden];
+        let (ours, theirs) = weights.split_at(self.hidden);
         let output = match self.activation {
             Activation::Clipped => clipped_layer(us, ours) + clipped_layer(them, theirs),
             Activation::SquaredClipped if self.squared_fits_i32 => {
@@ -350,7 +414,7 @@ impl Network {
             Activation::SquaredClipped => {
                 (squared_layer(us, ours) + squared_layer(them, theirs)) / i64::from(QA)
             }
-        } + i64::from(self.output_bias);
+        } + i64::from(self.output_bias[bucket]);
         let centipawns = output * i64::from(OUTPUT_SCALE) / i64::from(QA * QB);
         i32::try_from(centipawns).unwrap_or(if centipawns > 0 { i32::MAX } else { i32::MIN })
     }
@@ -397,8 +461,8 @@ fn squared_term(value: i16, weight: i16) -> i32 {
     v * v * i32::from(weight)
 }
 
-/// The largest magnitude one side's sum of squared units can reach: every unit at QA,
-/// each weight's sign on its side.
+/// The largest magnitude one side's sum of squared units can reach in one bucket (its
+/// `output_weights`): every unit at QA, each weight's sign on its side.
 fn squared_sum_bound(output_weights: &[i16]) -> i64 {
     let half = output_weights.len() / 2;
     let (ours, theirs) = output_weights.split_at(half);
@@ -440,7 +504,26 @@ mod tests {
             (0..INPUTS * hidden).map(|i| weight(i, 61)).collect(),
             (0..hidden).map(|i| weight(i, 97) + 40).collect(),
             (0..2 * hidden).map(|i| weight(i, 53)).collect(),
-            1234,
+            vec![1234],
+        )
+        .unwrap()
+    }
+
+    /// A patterned network with `buckets` output buckets, each weighing differently.
+    fn bucketed(hidden: usize, buckets: usize) -> Network {
+        let one = patterned(hidden);
+        let output_weights = (0..buckets)
+            .flat_map(|b| {
+                let shift = i16::try_from(b).unwrap();
+                one.output_weights.iter().map(move |&w| w + shift)
+            })
+            .collect();
+        let biases = (0..buckets).map(|b| 1234 + 100 * i32::try_from(b).unwrap());
+        Network::new(
+            one.input_weights.clone(),
+            one.hidden_bias.clone(),
+            output_weights,
+            biases.collect(),
         )
         .unwrap()
     }
@@ -490,22 +573,36 @@ mod tests {
         );
     }
 
-    /// Each activation survives the file, and a first-format file (no activation in its
-    /// header, as the first networks were written) reads as clipped.
+    /// Each activation and bucket count survives the file; a first-format file (no
+    /// activation in its header, as the first networks were written) reads as clipped,
+    /// and first- and second-format files have one output bucket.
     #[test]
-    fn the_activation_is_kept_in_the_file_and_old_files_are_clipped() {
+    fn activation_and_buckets_are_kept_in_the_file_and_old_files_are_read() {
         for activation in [Activation::Clipped, Activation::SquaredClipped] {
-            let net = patterned(8).with_activation(activation);
-            let read = Network::from_bytes(&net.to_bytes()).unwrap();
-            assert_eq!(read.activation(), activation);
-            assert_eq!(read, net);
+            for buckets in [1, 8] {
+                let net = bucketed(8, buckets).with_activation(activation);
+                let read = Network::from_bytes(&net.to_bytes()).unwrap();
+                assert_eq!(read.activation(), activation);
+                assert_eq!(read.buckets(), buckets);
+                assert_eq!(read, net);
+            }
         }
         let squared = patterned(8).with_activation(Activation::SquaredClipped);
-        let mut old = squared.to_bytes();
+        let mut second = squared.to_bytes();
+        second.drain(16..20);
+        second[4..8].copy_from_slice(&VERSION_ONE_BUCKET.to_le_bytes());
+        assert_eq!(Network::from_bytes(&second), Ok(squared.clone()));
+        let mut old = second;
         old.drain(12..16);
         old[4..8].copy_from_slice(&VERSION_CLIPPED.to_le_bytes());
         let read = Network::from_bytes(&old).unwrap();
         assert_eq!(read, patterned(8));
+        let mut no_buckets = patterned(8).to_bytes();
+        no_buckets[16] = 0;
+        assert_eq!(
+            Network::from_bytes(&no_buckets),
+            Err(NetworkError::Buckets(0))
+        );
         for name in Activation::NAMES {
             assert_eq!(Activation::named(name).unwrap().to_string(), name);
         }
@@ -527,14 +624,19 @@ mod tests {
                 squared_layer(values, weights)
             );
         }
-        let huge = Network::new(vec![0; INPUTS * 2], vec![255; 2], vec![i16::MAX; 4], 0)
-            .unwrap()
-            .with_activation(Activation::SquaredClipped);
+        let huge = Network::new(
+            vec![0; INPUTS * 2],
+            vec![255; 2],
+            vec![i16::MAX; 4],
+            vec![0],
+        )
+        .unwrap()
+        .with_activation(Activation::SquaredClipped);
         assert!(!huge.squared_fits_i32, "only i64 holds its sums");
         let wide = 2 * 2 * 255 * 255 * i64::from(i16::MAX) / 255;
         let expected = wide * i64::from(OUTPUT_SCALE) / i64::from(QA * QB);
         assert_eq!(
-            i64::from(huge.evaluate(&huge.accumulate(&board), Color::White)),
+            i64::from(huge.evaluate(&huge.accumulate(&board), &board)),
             expected
         );
     }
@@ -546,17 +648,60 @@ mod tests {
         // No input weights: each side's unit is its bias, half of QA (0.5 in floats).
         let half = i16::try_from(QA / 2 + 1).unwrap();
         let (ours, theirs) = (i16::try_from(QB).unwrap(), 0);
-        let net = Network::new(vec![0; INPUTS], vec![half], vec![ours, theirs], 0)
+        let net = Network::new(vec![0; INPUTS], vec![half], vec![ours, theirs], vec![0])
             .unwrap()
             .with_activation(Activation::SquaredClipped);
-        let cp = net.evaluate(&net.accumulate(&board), Color::White);
+        let cp = net.evaluate(&net.accumulate(&board), &board);
         // 128² / 255 · 64 over 255 · 64: about 0.25 units, 100 centipawns.
         assert_eq!(cp, 100);
         let clipped = net.clone().with_activation(Activation::Clipped);
-        assert_eq!(
-            clipped.evaluate(&clipped.accumulate(&board), Color::White),
-            200
-        );
+        assert_eq!(clipped.evaluate(&clipped.accumulate(&board), &board), 200);
+    }
+
+    /// The piece counts from 2 to 32 fall into the buckets evenly, in order, and every
+    /// bucket is used; one bucket takes them all.
+    #[test]
+    fn piece_counts_share_the_buckets_out_evenly() {
+        for buckets in [1, 2, 4, 8, 16, MAX_BUCKETS] {
+            let all: Vec<usize> = (0..=40).map(|n| output_bucket(n, buckets)).collect();
+            assert!(all.windows(2).all(|w| w[0] <= w[1]), "{buckets}: in order");
+            assert_eq!(all[0], 0);
+            assert_eq!(all[40], buckets - 1);
+            let used: std::collections::BTreeSet<_> = all.iter().collect();
+            assert_eq!(used.len(), buckets, "{buckets}: every bucket used");
+        }
+        let eight: Vec<usize> = [2, 5, 6, 9, 13, 17, 21, 25, 28, 29, 32]
+            .map(|n| output_bucket(n, 8))
+            .to_vec();
+        assert_eq!(eight, [0, 0, 1, 1, 2, 3, 4, 5, 6, 6, 7]);
+    }
+
+    /// A position is weighed by its own bucket's output weights and bias: the score of a
+    /// bucketed network is the one-bucket network's score made of that bucket alone.
+    #[test]
+    fn a_position_uses_the_bucket_of_its_piece_count() {
+        let net = bucketed(16, 8);
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/pp3ppp/8/8/8/8/PP3PPP/R3K2R b KQkq - 0 1",
+            "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
+        ] {
+            let board = Board::from_fen(fen).unwrap();
+            let bucket = output_bucket(board.piece_count(), 8);
+            let alone = Network::new(
+                net.input_weights.clone(),
+                net.hidden_bias.clone(),
+                net.output_weights[bucket * 32..][..32].to_vec(),
+                vec![net.output_bias[bucket]],
+            )
+            .unwrap();
+            let acc = net.accumulate(&board);
+            assert_eq!(
+                net.evaluate(&acc, &board),
+                alone.evaluate(&acc, &board),
+                "{fen}"
+            );
+        }
     }
 
     /// Each kind of move, in a position where it can be played: the updated accumulators

@@ -225,7 +225,7 @@ impl<'a> Searcher<'a> {
                 let acc = &self.accumulators[ply];
                 debug_assert_eq!(acc, &net.accumulate(&self.board), "ply {ply}");
                 self.eval_cache.evaluate(&self.board, |board| {
-                    eval::from_network(board, net.evaluate(acc, board.side_to_move()))
+                    eval::from_network(board, net.evaluate(acc, board))
                 })
             }
             None => {

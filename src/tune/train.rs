@@ -31,6 +31,8 @@ pub struct Settings {
     pub mirror: bool,
     /// The hidden units' activation.
     pub activation: Activation,
+    /// Output buckets (sets of output weights by the number of pieces on the board).
+    pub buckets: usize,
 }
 
 impl Default for Settings {
@@ -45,6 +47,7 @@ impl Default for Settings {
             seed: 1,
             mirror: true,
             activation: Activation::Clipped,
+            buckets: 1,
         }
     }
 }
@@ -71,11 +74,12 @@ const BETA2: f32 = 0.999;
 const EPSILON: f32 = 1e-8;
 const WEIGHT_DECAY: f32 = 1e-5;
 
-/// A training position: its active inputs for the side to move and the other side, and
-/// the target of the network's sigmoid output.
+/// A training position: its active inputs for the side to move and the other side, its
+/// output bucket, and the target of the network's sigmoid output.
 pub struct Sample {
     ours: Vec<u16>,
     theirs: Vec<u16>,
+    bucket: usize,
     target: f32,
 }
 
@@ -84,8 +88,9 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 impl Sample {
-    /// The sample of `record`, or `None` when its pieces make no position.
-    pub fn of(record: &Record, result_weight: f32) -> Option<Sample> {
+    /// The sample of `record` for a network of `buckets` output buckets, or `None` when
+    /// its pieces make no position.
+    pub fn of(record: &Record, result_weight: f32, buckets: usize) -> Option<Sample> {
         let board = record.board().ok()?;
         let [white, black] = nnue::features(&board);
         let narrow = |v: Vec<usize>| {
@@ -107,6 +112,7 @@ impl Sample {
         Some(Sample {
             ours,
             theirs,
+            bucket: nnue::output_bucket(board.piece_count(), buckets),
             target,
         })
     }
@@ -120,6 +126,7 @@ impl Sample {
         Sample {
             ours: flip(&self.ours),
             theirs: flip(&self.theirs),
+            bucket: self.bucket,
             target: self.target,
         }
     }
@@ -152,12 +159,14 @@ struct FloatNet {
     activation: Activation,
     input_weights: Vec<f32>,
     hidden_bias: Vec<f32>,
+    /// Per output bucket, both sides' weights.
     output_weights: Vec<f32>,
-    output_bias: f32,
+    /// Per output bucket.
+    output_bias: Vec<f32>,
 }
 
 impl FloatNet {
-    fn random(hidden: usize, activation: Activation, rng: &mut StdRng) -> FloatNet {
+    fn random(hidden: usize, buckets: usize, activation: Activation, rng: &mut StdRng) -> FloatNet {
         // Small enough that 32 pieces' rows keep the hidden units inside 0..1 at first.
         let input_range = 1.0 / 32f32.sqrt();
         let output_range = 1.0 / (2.0 * hidden as f32).sqrt();
@@ -168,22 +177,29 @@ impl FloatNet {
                 .map(|_| rng.random_range(-input_range..input_range) * 0.25)
                 .collect(),
             hidden_bias: vec![0.25; hidden],
-            output_weights: (0..2 * hidden)
+            output_weights: (0..buckets * 2 * hidden)
                 .map(|_| rng.random_range(-output_range..output_range))
                 .collect(),
-            output_bias: 0.0,
+            output_bias: vec![0.0; buckets],
         }
     }
 
-    fn zeroed(hidden: usize) -> FloatNet {
+    /// A network of zeros the shape of `like` (for gradients and moments).
+    fn zeroed(like: &FloatNet) -> FloatNet {
+        let hidden = like.hidden;
         FloatNet {
             hidden,
             activation: Activation::Clipped,
             input_weights: vec![0.0; INPUTS * hidden],
             hidden_bias: vec![0.0; hidden],
-            output_weights: vec![0.0; 2 * hidden],
-            output_bias: 0.0,
+            output_weights: vec![0.0; like.output_weights.len()],
+            output_bias: vec![0.0; like.output_bias.len()],
         }
+    }
+
+    /// Both sides' output weights of `bucket`.
+    fn bucket_weights(&self, bucket: usize) -> &[f32] {
+        &self.output_weights[bucket * 2 * self.hidden..][..2 * self.hidden]
     }
 
     fn parameters_mut(&mut self) -> impl Iterator<Item = &mut f32> {
@@ -191,7 +207,7 @@ impl FloatNet {
             .iter_mut()
             .chain(self.hidden_bias.iter_mut())
             .chain(self.output_weights.iter_mut())
-            .chain(std::iter::once(&mut self.output_bias))
+            .chain(self.output_bias.iter_mut())
     }
 
     fn parameters(&self) -> impl Iterator<Item = &f32> {
@@ -199,7 +215,7 @@ impl FloatNet {
             .iter()
             .chain(&self.hidden_bias)
             .chain(&self.output_weights)
-            .chain(std::iter::once(&self.output_bias))
+            .chain(&self.output_bias)
     }
 
     fn accumulate(&self, active: &[u16]) -> Vec<f32> {
@@ -217,14 +233,14 @@ impl FloatNet {
     fn forward(&self, sample: &Sample) -> (f32, Vec<f32>, Vec<f32>) {
         let ours = self.accumulate(&sample.ours);
         let theirs = self.accumulate(&sample.theirs);
-        let (w_ours, w_theirs) = self.output_weights.split_at(self.hidden);
+        let (w_ours, w_theirs) = self.bucket_weights(sample.bucket).split_at(self.hidden);
         let layer = |acc: &[f32], w: &[f32]| -> f32 {
             acc.iter()
                 .zip(w)
                 .map(|(&a, w)| activate(self.activation, a) * w)
                 .sum()
         };
-        let out = layer(&ours, w_ours) + layer(&theirs, w_theirs) + self.output_bias;
+        let out = layer(&ours, w_ours) + layer(&theirs, w_theirs) + self.output_bias[sample.bucket];
         (out, ours, theirs)
     }
 
@@ -238,15 +254,16 @@ impl FloatNet {
         let (out, ours, theirs) = self.forward(sample);
         let p = sigmoid(out);
         let d_out = 2.0 * (p - sample.target) * p * (1.0 - p);
-        grad.output_bias += d_out;
+        grad.output_bias[sample.bucket] += d_out;
         let h = self.hidden;
+        let first = sample.bucket * 2 * h;
         let mut d_units = vec![0.0; h];
         for (side, (acc, active)) in [(&ours, &sample.ours), (&theirs, &sample.theirs)]
             .into_iter()
             .enumerate()
         {
-            let out_weights = &self.output_weights[side * h..][..h];
-            let out_grad = &mut grad.output_weights[side * h..][..h];
+            let out_weights = &self.output_weights[first + side * h..][..h];
+            let out_grad = &mut grad.output_weights[first + side * h..][..h];
             for (((&a, &w), g), d) in acc.iter().zip(out_weights).zip(out_grad).zip(&mut d_units) {
                 *g += d_out * activate(self.activation, a);
                 // The clipped unit passes the gradient only inside 0..1 (a slope of 0).
@@ -276,7 +293,10 @@ impl FloatNet {
             self.input_weights.iter().map(|&w| round(w, QA)).collect(),
             self.hidden_bias.iter().map(|&b| round(b, QA)).collect(),
             self.output_weights.iter().map(|&w| round(w, QB)).collect(),
-            (self.output_bias * (QA * QB) as f32).round() as i32,
+            self.output_bias
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         )
         .expect("the float network has the integer network's sizes")
         .with_activation(self.activation)
@@ -304,7 +324,7 @@ fn quantized_loss(net: &Network, records: &[&Record], samples: &[Sample]) -> f64
         .zip(samples)
         .filter_map(|(record, sample)| {
             let board = record.board().ok()?;
-            let cp = net.evaluate(&net.accumulate(&board), board.side_to_move());
+            let cp = net.evaluate(&net.accumulate(&board), &board);
             let p = sigmoid(cp as f32 / OUTPUT_SCALE as f32);
             Some(f64::from((p - sample.target).powi(2)))
         })
@@ -325,10 +345,11 @@ pub struct Trained {
 /// Trains a network on `records`, reporting each epoch through `progress`.
 pub fn train(records: &[Record], settings: &Settings, mut progress: impl FnMut(&str)) -> Trained {
     let mut rng = StdRng::seed_from_u64(settings.seed);
+    let buckets = settings.buckets.clamp(1, nnue::MAX_BUCKETS);
     let mut training = Vec::new();
     let (mut held, mut held_records) = (Vec::new(), Vec::new());
     for (i, record) in records.iter().enumerate() {
-        let Some(sample) = Sample::of(record, settings.result_weight) else {
+        let Some(sample) = Sample::of(record, settings.result_weight, buckets) else {
             continue;
         };
         if is_held_out(i, records.len()) {
@@ -341,9 +362,9 @@ pub fn train(records: &[Record], settings: &Settings, mut progress: impl FnMut(&
             training.push(sample);
         }
     }
-    let mut net = FloatNet::random(settings.hidden, settings.activation, &mut rng);
-    let mut first_moment = FloatNet::zeroed(settings.hidden);
-    let mut second_moment = FloatNet::zeroed(settings.hidden);
+    let mut net = FloatNet::random(settings.hidden, buckets, settings.activation, &mut rng);
+    let mut first_moment = FloatNet::zeroed(&net);
+    let mut second_moment = FloatNet::zeroed(&net);
     let mut validation = vec![mean_loss(&net, &held)];
     // The network of the epoch with the lowest held-out loss is the one written: past it
     // the network learns its training games by heart.
@@ -408,7 +429,7 @@ fn batch_gradient(net: &FloatNet, samples: &[Sample], batch: &[usize], threads: 
             .chunks(per_thread)
             .map(|part| {
                 scope.spawn(move || {
-                    let mut grad = FloatNet::zeroed(net.hidden);
+                    let mut grad = FloatNet::zeroed(net);
                     for &i in part {
                         net.backward(&samples[i], &mut grad);
                     }
@@ -416,7 +437,7 @@ fn batch_gradient(net: &FloatNet, samples: &[Sample], batch: &[usize], threads: 
                 })
             })
             .collect();
-        let mut total = FloatNet::zeroed(net.hidden);
+        let mut total = FloatNet::zeroed(net);
         for part in parts {
             let grad = part.join().expect("a gradient thread does not panic");
             for (t, g) in total.parameters_mut().zip(grad.parameters()) {
@@ -467,12 +488,17 @@ mod tests {
     }
 
     /// Training lowers the held-out loss on a small generated set, and the integer network
-    /// loses little to rounding, with either activation.
+    /// loses little to rounding, with either activation and with output buckets.
     #[test]
     fn training_lowers_the_held_out_loss_and_rounding_costs_little() {
         let records = small_data();
         assert!(records.len() > 500, "{} records", records.len());
-        for activation in [Activation::Clipped, Activation::SquaredClipped] {
+        let kinds = [
+            (Activation::Clipped, 1),
+            (Activation::SquaredClipped, 1),
+            (Activation::SquaredClipped, 4),
+        ];
+        for (activation, buckets) in kinds {
             let settings = Settings {
                 hidden: 16,
                 epochs: 8,
@@ -480,10 +506,12 @@ mod tests {
                 learning_rate: 5e-3,
                 threads: 2,
                 activation,
+                buckets,
                 ..Settings::default()
             };
             let trained = train(&records, &settings, |_| {});
             assert_eq!(trained.network.activation(), activation);
+            assert_eq!(trained.network.buckets(), buckets);
             let first = trained.validation[0];
             let last = trained.validation.iter().copied().fold(f64::MAX, f64::min);
             assert!(
@@ -524,12 +552,13 @@ mod tests {
         for (name, fen, mirror_fen) in cases {
             let sample = |fen| {
                 let board = Board::from_fen(fen).unwrap();
-                Sample::of(&Record::new(&board, 35, Outcome::Draw), 0.25).unwrap()
+                Sample::of(&Record::new(&board, 35, Outcome::Draw), 0.25, 8).unwrap()
             };
             let (plain, mirror) = (sample(fen).mirrored(), sample(mirror_fen));
             assert_eq!(sorted(plain.ours), sorted(mirror.ours), "{name}");
             assert_eq!(sorted(plain.theirs), sorted(mirror.theirs), "{name}");
             assert_eq!(plain.target, mirror.target, "{name}");
+            assert_eq!(plain.bucket, mirror.bucket, "{name}");
         }
     }
 
@@ -552,19 +581,25 @@ mod tests {
     }
 
     /// The integer forward pass equals the float one within a stated bound: 10
-    /// centipawns on these positions for a trained net's scale, with either activation.
+    /// centipawns on these positions for a trained net's scale, with either activation,
+    /// with one output bucket or eight (each with its own random weights).
     #[test]
     fn the_integer_network_agrees_with_the_float_one() {
         let records = small_data();
-        for activation in [Activation::Clipped, Activation::SquaredClipped] {
+        let kinds = [
+            (Activation::Clipped, 1),
+            (Activation::SquaredClipped, 1),
+            (Activation::SquaredClipped, 8),
+        ];
+        for (activation, buckets) in kinds {
             let mut rng = StdRng::seed_from_u64(3);
-            let net = FloatNet::random(16, activation, &mut rng);
+            let net = FloatNet::random(16, buckets, activation, &mut rng);
             let ints = net.quantize();
             for record in records.iter().take(200) {
-                let sample = Sample::of(record, 0.0).unwrap();
+                let sample = Sample::of(record, 0.0, buckets).unwrap();
                 let (out, _, _) = net.forward(&sample);
                 let board = record.board().unwrap();
-                let cp = ints.evaluate(&ints.accumulate(&board), board.side_to_move());
+                let cp = ints.evaluate(&ints.accumulate(&board), &board);
                 let float_cp = out * OUTPUT_SCALE as f32;
                 assert!(
                     (cp as f32 - float_cp).abs() <= 10.0,

@@ -426,7 +426,8 @@ fn a_network_file_is_taken_or_refused_with_a_reason() {
     let good = dir.join("net.bin");
     let weights = |n: usize| (0..n).map(|i| i16::try_from(i % 13).unwrap() - 6).collect();
     let net =
-        ferrimax::eval::nnue::Network::new(weights(768 * 8), weights(8), weights(16), 0).unwrap();
+        ferrimax::eval::nnue::Network::new(weights(768 * 8), weights(8), weights(16), vec![0])
+            .unwrap();
     std::fs::write(&good, net.to_bytes()).unwrap();
     let bad = dir.join("bad.bin");
     std::fs::write(&bad, b"FXNN but not a network").unwrap();
