@@ -12,16 +12,16 @@ pub const ENDLESS: &str = "st 1000";
 // move is sensible, then update it here.
 
 /// White's first move.
-pub const WHITE_OPENS: &str = "move e2e4";
+pub const WHITE_OPENS: &str = "move g1f3";
 /// Black's answer to 1.e4.
 pub const REPLY_TO_E4: &str = "move e7e5";
 /// Black's answer to 1.d4.
-pub const REPLY_TO_D4: &str = "move d7d5";
+pub const REPLY_TO_D4: &str = "move g8f6";
 /// Black's answer to 1.e4 with the hand-written evaluation: the network's and the
 /// hand-written evaluation's choices differ here, so tests can tell which one played.
 pub const CLASSICAL_REPLY_TO_E4: &str = "move d7d5";
 /// Black's move after 1.e4 e5 2.Nf3.
-pub const REPLY_TO_NF3: &str = "move b8c6";
+pub const REPLY_TO_NF3: &str = "move g8f6";
 /// White's answer to 1...e5 when `black` has given Black the first move.
 pub const WHITE_ANSWERS_E5: &str = "move e2e4";
 
