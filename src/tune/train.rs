@@ -197,9 +197,11 @@ impl FloatNet {
         }
     }
 
-    /// Both sides' output weights of `bucket`.
-    fn bucket_weights(&self, bucket: usize) -> &[f32] {
-        &self.output_weights[bucket * 2 * self.hidden..][..2 * self.hidden]
+    /// Where `bucket`'s output weights (the side to move's, then the other side's) lie in
+    /// `output_weights`.
+    fn bucket_range(&self, bucket: usize) -> std::ops::Range<usize> {
+        let size = 2 * self.hidden;
+        bucket * size..(bucket + 1) * size
     }
 
     fn parameters_mut(&mut self) -> impl Iterator<Item = &mut f32> {
@@ -233,7 +235,8 @@ impl FloatNet {
     fn forward(&self, sample: &Sample) -> (f32, Vec<f32>, Vec<f32>) {
         let ours = self.accumulate(&sample.ours);
         let theirs = self.accumulate(&sample.theirs);
-        let (w_ours, w_theirs) = self.bucket_weights(sample.bucket).split_at(self.hidden);
+        let (w_ours, w_theirs) =
+            self.output_weights[self.bucket_range(sample.bucket)].split_at(self.hidden);
         let layer = |acc: &[f32], w: &[f32]| -> f32 {
             acc.iter()
                 .zip(w)
@@ -256,14 +259,18 @@ impl FloatNet {
         let d_out = 2.0 * (p - sample.target) * p * (1.0 - p);
         grad.output_bias[sample.bucket] += d_out;
         let h = self.hidden;
-        let first = sample.bucket * 2 * h;
+        let bucket = self.bucket_range(sample.bucket);
+        let (out_weights, out_grad) = (
+            &self.output_weights[bucket.clone()],
+            &mut grad.output_weights[bucket],
+        );
         let mut d_units = vec![0.0; h];
         for (side, (acc, active)) in [(&ours, &sample.ours), (&theirs, &sample.theirs)]
             .into_iter()
             .enumerate()
         {
-            let out_weights = &self.output_weights[first + side * h..][..h];
-            let out_grad = &mut grad.output_weights[first + side * h..][..h];
+            let out_weights = &out_weights[side * h..][..h];
+            let out_grad = &mut out_grad[side * h..][..h];
             for (((&a, &w), g), d) in acc.iter().zip(out_weights).zip(out_grad).zip(&mut d_units) {
                 *g += d_out * activate(self.activation, a);
                 // The clipped unit passes the gradient only inside 0..1 (a slope of 0).
