@@ -47,7 +47,9 @@ impl Opponent {
         if self.is_computer {
             return 0;
         }
-        let beyond = self.rating_gap().map_or(0, |gap| gap - CLEARLY_WEAKER_GAP);
+        let beyond = self
+            .rating_gap()
+            .map_or(0, |gap| gap.saturating_sub(CLEARLY_WEAKER_GAP));
         let extra = i64::from(beyond.max(0) / RATING_POINTS_PER_CONTEMPT_CP);
         base + extra.min(MAX_RATING_CONTEMPT_CP)
     }

@@ -41,6 +41,9 @@ fn the_score_of_a_drawn_position_follows_the_opponent() {
             "0",
         ),
         ("new forgets the opponent", &["computer", "new"], "-9"),
+        // Saturated ratings: the gap is computed without overflow at both ends.
+        ("human rated far above", &["rating 1 2147483647"], "-9"),
+        ("human rated far below", &["rating 2147483647 1"], "-109"),
     ];
     for (name, opponent, score) in cases {
         let mut d = Driver::new();
