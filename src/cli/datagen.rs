@@ -7,7 +7,7 @@
 use super::USAGE_ERROR;
 use super::tune::SelfPlayFlags;
 use crate::eval::Evaluation;
-use crate::eval::nnue::{self, Activation};
+use crate::eval::nnue::{self, Activation, Network};
 use crate::tune::datagen::{self, RECORD_BYTES, Record};
 use crate::tune::selfplay::SelfPlay;
 use crate::tune::train::{self, Settings};
@@ -201,7 +201,8 @@ fn generate(out: &Path, games: u64, settings: SelfPlay, threads: u64) -> Result<
 }
 
 const TRAIN_USAGE: &str = "usage: ferrimax train DATA... --out NET [--hidden N] [--epochs N] \
-     [--batch N] [--lr X] [--result-weight X] [--mirror 0|1] [--activation crelu|screlu] [--buckets N] [--threads N] [--seed N]";
+     [--batch N] [--lr X] [--result-weight X] [--mirror 0|1] [--activation crelu|screlu] [--buckets N] [--threads N] [--seed N]\n\
+     \x20      ferrimax train DATA... --validate NET [--result-weight X]";
 
 /// Runs `ferrimax train`: reads every record of the DATA files, trains (progress on
 /// stderr) and writes the integer network to NET; the exit status.
@@ -212,6 +213,7 @@ pub fn run_train(args: &[String]) -> i32 {
     };
     let mut files = Vec::new();
     let mut out = None;
+    let mut validate = None;
     let mut settings = Settings::default();
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -229,6 +231,7 @@ pub fn run_train(args: &[String]) -> i32 {
         let count = value.parse::<usize>().ok();
         match (arg.as_str(), number, count) {
             ("--out", _, _) => out = Some(PathBuf::from(value)),
+            ("--validate", _, _) => validate = Some(PathBuf::from(value)),
             ("--activation", _, _) => match Activation::named(value) {
                 Some(activation) => settings.activation = activation,
                 None => return usage(&format!("bad {arg} {value}")),
@@ -247,12 +250,23 @@ pub fn run_train(args: &[String]) -> i32 {
             _ => return usage(&format!("bad {arg} {value}")),
         }
     }
-    let Some(out) = out else {
-        return usage("--out is needed");
-    };
     if files.is_empty() {
         return usage("no data file");
     }
+    let (path, validate) = match (out, validate) {
+        (Some(out), None) => (out, None),
+        (None, Some(net)) => match std::fs::read(&net)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()))
+        {
+            Ok(network) => (net, Some(network)),
+            Err(why) => {
+                eprintln!("train: {}: {why}", net.display());
+                return USAGE_ERROR;
+            }
+        },
+        _ => return usage("--out or --validate is needed, not both"),
+    };
     let mut records = Vec::new();
     for file in &files {
         match read_records(file) {
@@ -264,11 +278,23 @@ pub fn run_train(args: &[String]) -> i32 {
         }
     }
     crate::eval::init();
+    if let Some(network) = validate {
+        return match train::held_out_loss(&network, &records, settings.result_weight) {
+            Some(loss) => {
+                eprintln!("train: {}: held-out loss {loss:.6}", path.display());
+                0
+            }
+            None => {
+                eprintln!("train: no position held out");
+                USAGE_ERROR
+            }
+        };
+    }
     let trained = train::train(&records, &settings, |line| eprintln!("train: {line}"));
-    match std::fs::write(&out, trained.network.to_bytes()) {
+    match std::fs::write(&path, trained.network.to_bytes()) {
         Ok(()) => 0,
         Err(why) => {
-            eprintln!("train: {}: {why}", out.display());
+            eprintln!("train: {}: {why}", path.display());
             USAGE_ERROR
         }
     }

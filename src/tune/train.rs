@@ -339,6 +339,20 @@ fn quantized_loss(net: &Network, records: &[&Record], samples: &[Sample]) -> f64
     total / samples.len().max(1) as f64
 }
 
+/// The held-out loss of an integer network on the positions `train` would hold out of
+/// `records` (the same split, the same targets): networks trained on different data are
+/// compared on one set. `None` when no position is held out.
+pub fn held_out_loss(network: &Network, records: &[Record], result_weight: f32) -> Option<f64> {
+    let buckets = network.buckets();
+    let (samples, held): (Vec<Sample>, Vec<&Record>) = records
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| is_held_out(i, records.len()))
+        .filter_map(|(_, record)| Some((Sample::of(record, result_weight, buckets)?, record)))
+        .unzip();
+    (!samples.is_empty()).then(|| quantized_loss(network, &held, &samples))
+}
+
 /// What a training run reports.
 pub struct Trained {
     /// The integer network, of the epoch with the lowest held-out loss.
@@ -524,6 +538,11 @@ mod tests {
             assert!(
                 last < first * 0.9,
                 "{activation}: held-out loss {first} -> {last}"
+            );
+            assert_eq!(
+                held_out_loss(&trained.network, &records, settings.result_weight),
+                Some(trained.quantized),
+                "{activation}: validating the written network is the training's last word"
             );
             assert!(
                 (trained.quantized - last).abs() < 0.01,
