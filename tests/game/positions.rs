@@ -12,7 +12,7 @@ pub const ENDLESS: &str = "st 1000";
 // move is sensible, then update it here.
 
 /// White's first move.
-pub const WHITE_OPENS: &str = "move g1f3";
+pub const WHITE_OPENS: &str = "move e2e4";
 /// Black's answer to 1.e4.
 pub const REPLY_TO_E4: &str = "move e7e5";
 /// Black's answer to 1.d4.
@@ -21,7 +21,7 @@ pub const REPLY_TO_D4: &str = "move g8f6";
 /// hand-written evaluation's choices differ here, so tests can tell which one played.
 pub const CLASSICAL_REPLY_TO_E4: &str = "move d7d5";
 /// Black's move after 1.e4 e5 2.Nf3.
-pub const REPLY_TO_NF3: &str = "move g8f6";
+pub const REPLY_TO_NF3: &str = "move b8c6";
 /// White's answer to 1...e5 when `black` has given Black the first move.
 pub const WHITE_ANSWERS_E5: &str = "move e2e4";
 
