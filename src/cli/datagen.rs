@@ -255,10 +255,7 @@ pub fn run_train(args: &[String]) -> i32 {
     }
     let (path, validate) = match (out, validate) {
         (Some(out), None) => (out, None),
-        (None, Some(net)) => match std::fs::read(&net)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()))
-        {
+        (None, Some(net)) => match Network::read(&net) {
             Ok(network) => (net, Some(network)),
             Err(why) => {
                 eprintln!("train: {}: {why}", net.display());

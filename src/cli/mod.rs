@@ -193,8 +193,7 @@ pub fn run_bench(args: &[String]) -> i32 {
                 let read = args
                     .next()
                     .ok_or_else(|| "--net needs a network file".to_string())
-                    .and_then(|path| std::fs::read(path).map_err(|e| format!("{path}: {e}")))
-                    .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
+                    .and_then(|path| Network::read(path).map_err(|e| format!("{path}: {e}")));
                 match read {
                     Ok(net) => network = Some(std::sync::Arc::new(net)),
                     Err(why) => {

@@ -292,6 +292,13 @@ impl Network {
         bytes
     }
 
+    /// The network in the file at `path`; the error says why there is none (unreadable
+    /// file or bad contents), for the `EvalFile` option and the command line alike.
+    pub fn read(path: impl AsRef<std::path::Path>) -> Result<Network, String> {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        Network::from_bytes(&bytes).map_err(|e| e.to_string())
+    }
+
     /// Reads a file (the inverse of `to_bytes`).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         if bytes.len() < 12 || &bytes[..4] != MAGIC {

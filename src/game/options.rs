@@ -495,10 +495,7 @@ impl Game {
             self.network = Some(nnue::embedded());
             return;
         }
-        let read = std::fs::read(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
-        match read {
+        match Network::read(&path) {
             Ok(network) => self.network = Some(Arc::new(network)),
             Err(why) => {
                 log::warn!("network {path}: {why}");
