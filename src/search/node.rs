@@ -4,6 +4,7 @@
 //! written once; the root differs only in where its moves come from and what it does
 //! with a new best move. `docs/ARCHITECTURE.md` lists what a node tries before its moves.
 
+use super::history::QuietContext;
 use super::ordering::UnscoredMoves;
 use super::params::*;
 use super::result::Report;
@@ -305,6 +306,7 @@ impl Searcher<'_> {
         let is_pv = beta - alpha > 1;
         let mut unscored = UnscoredMoves::new();
         let mut picker = None;
+        let context = self.quiet_context(ply);
         if !ROOT {
             self.board.generate_legal(unscored.list_mut());
             if unscored.is_empty() {
@@ -316,7 +318,13 @@ impl Searcher<'_> {
                 return (score, Move::NONE);
             }
             let killers = &self.killers[ply];
-            picker = Some(unscored.score_all(&self.board, hints.hash_move, killers, &self.history));
+            picker = Some(unscored.score_all(
+                &self.board,
+                hints.hash_move,
+                killers,
+                &self.history,
+                &context,
+            ));
         }
         let futile = !is_pv
             && !in_check
@@ -353,6 +361,11 @@ impl Searcher<'_> {
                 self.control
                     .publish_root_move(index, self.root_moves.len(), m);
             }
+            let history = if quiet {
+                self.history.score(&self.board, &context, m)
+            } else {
+                0
+            };
             let undo = self.make(ply, m);
             let gives_check = self.board.in_check();
             self.path[ply + 1] = self.board.key();
@@ -360,7 +373,7 @@ impl Searcher<'_> {
                 && may_reduce(depth, searched, quiet, in_check, gives_check)
                 && !self.killers[ply].contains(&m)
             {
-                late_move_reduction(depth, searched, is_pv)
+                late_move_reduction(depth, searched, is_pv, history)
             } else {
                 0
             };
@@ -386,7 +399,7 @@ impl Searcher<'_> {
             }
             if score >= beta {
                 if !ROOT && quiet {
-                    self.record_cutoff(ply, m, depth, quiets_tried.as_slice());
+                    self.record_cutoff(ply, &context, m, depth, quiets_tried.as_slice());
                 }
                 break;
             }
@@ -451,18 +464,24 @@ impl Searcher<'_> {
         }
     }
 
-    /// A quiet move cut: it becomes a killer of this ply, and its history rises while the
-    /// quiet moves tried before it without success fall.
-    fn record_cutoff(&mut self, ply: usize, m: Move, depth: i32, tried: &[Move]) {
+    /// A quiet move cut: it becomes a killer of this ply, and its histories (in the
+    /// node's `context`) rise while those of the quiet moves tried before it fall.
+    fn record_cutoff(
+        &mut self,
+        ply: usize,
+        context: &QuietContext,
+        m: Move,
+        depth: i32,
+        tried: &[Move],
+    ) {
         let killers = &mut self.killers[ply];
         if killers[0] != m {
             killers[1] = killers[0];
             killers[0] = m;
         }
-        let side = self.board.side_to_move();
-        self.history.reward(side, m, depth);
+        self.history.reward(&self.board, context, m, depth);
         for &other in tried {
-            self.history.penalize(side, other, depth);
+            self.history.penalize(&self.board, context, other, depth);
         }
     }
 }
@@ -475,9 +494,9 @@ fn may_reduce(depth: i32, searched: usize, quiet: bool, in_check: bool, gives_ch
 }
 
 /// Plies by which the `searched`-th quiet move at `depth` is reduced: about
-/// `LMR_BASE + ln(depth)·ln(searched) / LMR_DIVISOR`, one less in PV nodes, leaving at
-/// least one ply.
-fn late_move_reduction(depth: i32, searched: usize, is_pv: bool) -> i32 {
+/// `LMR_BASE + ln(depth)·ln(searched) / LMR_DIVISOR`, one less in PV nodes, less by its
+/// `history` score (see `HISTORY_REDUCTION_DIVISOR`), leaving at least one ply.
+fn late_move_reduction(depth: i32, searched: usize, is_pv: bool, history: i32) -> i32 {
     static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut t = [[0u8; 64]; 64];
@@ -495,7 +514,9 @@ fn late_move_reduction(depth: i32, searched: usize, is_pv: bool) -> i32 {
         t
     });
     let row = usize::try_from(depth).unwrap_or(0).min(63);
-    let r = i32::from(table[row][searched.min(63)]) - i32::from(is_pv);
+    let by_history =
+        (history / HISTORY_REDUCTION_DIVISOR).clamp(-HISTORY_REDUCTION_MAX, HISTORY_REDUCTION_MAX);
+    let r = i32::from(table[row][searched.min(63)]) - i32::from(is_pv) - by_history;
     r.clamp(0, (depth - 2).max(0))
 }
 
@@ -621,7 +642,8 @@ mod tests {
         let mut searcher = Searcher::new(&request, &tt, &control, &shared, 0, &mut silent);
         searcher.path[0] = board.key();
         // The mate is ordered last of all.
-        searcher.history.penalize(board.side_to_move(), mate, 10);
+        let root = QuietContext::root(board.side_to_move());
+        searcher.history.penalize(&board, &root, mate, 10);
         let static_eval = searcher.evaluate(0);
         let (score, best) = searcher.search_moves::<INTERIOR>(
             1,
@@ -636,7 +658,7 @@ mod tests {
         let moves = board.legal_moves();
         let others = moves.iter().filter(|&&m| m != mate);
         let spared: Vec<String> = others
-            .filter(|&&m| searcher.history.get(board.side_to_move(), m) >= 0)
+            .filter(|&&m| searcher.history.score(&board, &root, m) >= 0)
             .map(|m| m.to_string())
             .collect();
         assert!(

@@ -3,7 +3,7 @@
 //! valuable attacker among equals), queen promotions, the killer moves of this ply, quiet
 //! moves by their history score, and last the captures that lose material.
 
-use super::history::History;
+use super::history::{History, QuietContext};
 use super::params::{
     GOOD_CAPTURE_SCORE, HASH_MOVE_SCORE, KILLER_SCORE, LOSING_CAPTURE_SCORE, UNDER_PROMOTION_SCORE,
 };
@@ -90,8 +90,8 @@ impl UnscoredMoves {
         hash_move: PackedMove,
         killers: &[Move; 2],
         history: &History,
+        context: &QuietContext,
     ) -> FullWidthMoves<'_> {
-        let side = board.side_to_move();
         self.scores.clear();
         for &m in self.moves.iter() {
             self.scores.push(if hash_move.matches(m) {
@@ -106,7 +106,7 @@ impl UnscoredMoves {
             } else if m == killers[1] {
                 KILLER_SCORE
             } else {
-                history.get(side, m)
+                history.score(board, context, m)
             });
         }
         FullWidthMoves(self.ordered())
@@ -258,7 +258,14 @@ mod tests {
             let mut moves = UnscoredMoves::new();
             board.generate_legal(moves.list_mut());
             let generated = moves.list_mut().len();
-            let mut ordered = moves.score_all(&board, PackedMove::NONE, &[Move::NONE; 2], &history);
+            let context = QuietContext::root(board.side_to_move());
+            let mut ordered = moves.score_all(
+                &board,
+                PackedMove::NONE,
+                &[Move::NONE; 2],
+                &history,
+                &context,
+            );
             let order: Vec<Move> = std::iter::from_fn(|| ordered.next_move(&board)).collect();
             assert_eq!(order.len(), generated, "{name}: every move once");
             // 0: captures and queen promotions that do not lose, 1: quiet moves,

@@ -37,6 +37,10 @@ pub const LMR_FIRST_MOVES: usize = 3;
 /// nodes, leaving at least one ply).
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
+/// ...less one ply per `HISTORY_REDUCTION_DIVISOR` of the move's history score (more
+/// for a move with a bad history), by at most `HISTORY_REDUCTION_MAX` plies either way.
+pub const HISTORY_REDUCTION_DIVISOR: i32 = 6144;
+pub const HISTORY_REDUCTION_MAX: i32 = 2;
 /// Internal iterative deepening: a node this deep without a hash move first searches
 /// `IID_REDUCTION` plies shallower to find one.
 pub const IID_MIN_DEPTH: i32 = 4;
@@ -69,14 +73,18 @@ pub const NOISE_RANGE: u64 = 9;
 // ------------------------------------------------------------------ move ordering
 
 /// Sort keys of the move picker: the hash move, then captures that do not lose material,
-/// then the killers, then quiet moves by history (between `-HISTORY_MAX` and
-/// `HISTORY_MAX`), then losing captures, then under-promotions.
+/// then the killers, then quiet moves by history (three tables, each between
+/// `-HISTORY_LIMIT` and `HISTORY_LIMIT`), then losing captures, then under-promotions.
 pub const HASH_MOVE_SCORE: i32 = 4_000_000;
 pub const GOOD_CAPTURE_SCORE: i32 = 3_000_000;
 pub const KILLER_SCORE: i32 = 2_000_000;
-pub const HISTORY_MAX: i32 = 1_000_000;
 pub const LOSING_CAPTURE_SCORE: i32 = -2_000_000;
 pub const UNDER_PROMOTION_SCORE: i32 = -3_000_000;
+/// Bound of each history score; a cut at depth `d` moves a quiet move's scores by
+/// `HISTORY_BONUS_PER_DEPTH_SQUARED`·d², at most `HISTORY_BONUS_MAX` (see `history`).
+pub const HISTORY_LIMIT: i32 = 16_384;
+pub const HISTORY_BONUS_PER_DEPTH_SQUARED: i32 = 16;
+pub const HISTORY_BONUS_MAX: i32 = 1_200;
 
 // ------------------------------------------------------------------ the table
 

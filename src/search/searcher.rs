@@ -9,7 +9,7 @@
 
 use super::control::SearchControl;
 use super::eval_cache::EvalCache;
-use super::history::History;
+use super::history::{History, MoveContext, QuietContext};
 use super::ordering::UnscoredMoves;
 use super::params::{CHECK_INTERVAL, NOISE_RANGE};
 use super::pv::{BestLine, PvTable};
@@ -53,6 +53,9 @@ pub struct Searcher<'a> {
     pub(super) null_floor: usize,
     pub(super) killers: [[Move; 2]; MAX_PLY + 1],
     pub(super) history: History,
+    /// The move made at each ply of the current path (`NONE` for a null move), for
+    /// continuation history.
+    moved: [MoveContext; MAX_PLY + 1],
     /// Evaluations of positions this thread has seen.
     eval_cache: EvalCache,
     /// Pawn shapes this thread has seen, for the evaluation.
@@ -120,6 +123,7 @@ impl<'a> Searcher<'a> {
             null_floor: 0,
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             history: History::new(),
+            moved: [MoveContext::NONE; MAX_PLY + 1],
             eval_cache: EvalCache::new(),
             pawn_table: PawnTable::new(),
             pv: PvTable::new(),
@@ -150,8 +154,14 @@ impl<'a> Searcher<'a> {
                 unscored.list_mut().push(m);
             }
         }
-        let mut ordered =
-            unscored.score_all(&self.board, hash_move, &[Move::NONE; 2], &self.history);
+        let context = QuietContext::root(self.board.side_to_move());
+        let mut ordered = unscored.score_all(
+            &self.board,
+            hash_move,
+            &[Move::NONE; 2],
+            &self.history,
+            &context,
+        );
         std::iter::from_fn(|| ordered.next_move(&self.board)).collect()
     }
 
@@ -195,6 +205,7 @@ impl<'a> Searcher<'a> {
     /// Makes `m` at `ply`, the next ply's accumulators (with a network) following it.
     #[inline]
     pub(super) fn make(&mut self, ply: usize, m: Move) -> Undo {
+        self.moved[ply] = MoveContext::of(&self.board, m);
         if let Some(net) = self.network {
             let (done, next) = self.accumulators.split_at_mut(ply + 1);
             let next = &mut next[0];
@@ -209,11 +220,26 @@ impl<'a> Searcher<'a> {
     /// Passes the move at `ply` (null move): the pieces, and so the accumulators, stay.
     #[inline]
     pub(super) fn make_null(&mut self, ply: usize) -> Undo {
+        self.moved[ply] = MoveContext::NONE;
         if self.network.is_some() {
             let (done, next) = self.accumulators.split_at_mut(ply + 1);
             next[0].copy_from(&done[ply]);
         }
         self.board.make_null()
+    }
+
+    /// What the quiet moves at `ply` are judged by: the side to move and the two moves
+    /// that led here (none before the root).
+    #[inline]
+    pub(super) fn quiet_context(&self, ply: usize) -> QuietContext {
+        let before = |back: usize| {
+            ply.checked_sub(back)
+                .map_or(MoveContext::NONE, |p| self.moved[p])
+        };
+        QuietContext {
+            side: self.board.side_to_move(),
+            previous: [before(1), before(2)],
+        }
     }
 
     /// The static evaluation of the position at `ply`, with the `random` offset when one
