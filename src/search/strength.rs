@@ -7,8 +7,8 @@
 //! Stockfish's own `UCI_Elo` scale (the calibration is not finished).
 
 use super::params::{
-    LEVEL_BASE_NODES, LEVEL_CANDIDATES, LEVEL_ELO_STEP, LEVEL_MAX_ELO, LEVEL_MAX_ERROR_CP,
-    LEVEL_MIN_ELO, LEVEL_MIN_ERROR_CP, LEVEL_NODE_GROWTH,
+    LEVEL_BASE_NODES, LEVEL_CANDIDATES, LEVEL_ELO_STEP, LEVEL_EXACT_ELO, LEVEL_MAX_ELO,
+    LEVEL_MAX_ERROR_CP, LEVEL_MIN_ELO, LEVEL_NODE_GROWTH,
 };
 use crate::eval;
 use rand::{RngExt, SeedableRng, rngs::StdRng};
@@ -49,16 +49,21 @@ impl Strength {
         (LEVEL_BASE_NODES * LEVEL_NODE_GROWTH.powf(self.steps())).round() as u64
     }
 
-    /// How many of the best root moves the level compares.
+    /// How many of the best root moves the level compares: one when it no longer errs,
+    /// so its nodes all go to the best line.
     pub fn candidates(self) -> usize {
-        LEVEL_CANDIDATES
+        if self.max_error_cp() > 0.0 {
+            LEVEL_CANDIDATES
+        } else {
+            1
+        }
     }
 
     /// The largest error the level makes in judging a move, in centipawns.
     pub fn max_error_cp(self) -> f64 {
-        let range = f64::from(LEVEL_MAX_ELO - LEVEL_MIN_ELO);
-        let share = f64::from(LEVEL_MAX_ELO - self.elo) / range;
-        LEVEL_MIN_ERROR_CP + (LEVEL_MAX_ERROR_CP - LEVEL_MIN_ERROR_CP) * share
+        let range = f64::from(LEVEL_EXACT_ELO - LEVEL_MIN_ELO);
+        let share = f64::from(LEVEL_EXACT_ELO.saturating_sub(self.elo)) / range;
+        LEVEL_MAX_ERROR_CP * share
     }
 
     /// Which of the lines scored `scores` (internal units, best first) the level plays:
@@ -87,8 +92,9 @@ impl Strength {
 mod tests {
     use super::*;
 
-    /// The mapping's shape: more nodes and smaller errors as the level rises, the ends
-    /// where the range says, and out-of-range requests clamped.
+    /// The mapping's shape: more nodes and smaller errors as the level rises (none from
+    /// `LEVEL_EXACT_ELO`, where one line is searched), the ends where the range says,
+    /// and out-of-range requests clamped.
     #[test]
     fn levels_grow_in_nodes_and_shrink_in_error() {
         let levels: Vec<Strength> = (LEVEL_MIN_ELO..=LEVEL_MAX_ELO)
@@ -97,11 +103,19 @@ mod tests {
             .collect();
         for pair in levels.windows(2) {
             assert!(pair[1].nodes() > pair[0].nodes(), "{pair:?}");
-            assert!(pair[1].max_error_cp() < pair[0].max_error_cp(), "{pair:?}");
+            let (lower, higher) = (pair[0].max_error_cp(), pair[1].max_error_cp());
+            assert!(higher < lower || higher == 0.0, "{pair:?}");
+            let exact = pair[1].elo() >= LEVEL_EXACT_ELO;
+            assert_eq!(higher == 0.0, exact, "{pair:?}");
+            assert_eq!(
+                pair[1].candidates(),
+                if exact { 1 } else { LEVEL_CANDIDATES }
+            );
         }
         assert_eq!(Strength::new(0, 1).elo(), LEVEL_MIN_ELO);
         assert_eq!(Strength::new(9999, 1).elo(), LEVEL_MAX_ELO);
-        assert!((Strength::new(LEVEL_MAX_ELO, 1).max_error_cp() - LEVEL_MIN_ERROR_CP).abs() < 1e-9);
+        let lowest = Strength::new(LEVEL_MIN_ELO, 1).max_error_cp();
+        assert!((lowest - LEVEL_MAX_ERROR_CP).abs() < 1e-9);
     }
 
     /// Never a move far worse than the best: a free queen is always taken, at every
@@ -127,6 +141,6 @@ mod tests {
         let others = (0..200)
             .filter(|&key| strong.choose(&close, key) != 0)
             .count();
-        assert_eq!(others, 0, "the best level errs by at most 10 centipawns");
+        assert_eq!(others, 0, "the top level does not err");
     }
 }
