@@ -63,14 +63,29 @@ fn an_analysis_shows_the_lines_asked_for_best_first() {
     // Only e2e4 and d2d4 allowed: two lines however many are asked for.
     d.send_all(&["exit", "new", "force", "post", "sd 3", "exclude all"]);
     d.send_all(&["include e2e4", "include d2d4", "analyze"]);
+    // A new best move found inside an iteration is shown at once, before the
+    // iteration's lines: wait for both moves' lines at depth 3, then the last two there
+    // are one each, and no line ever starts with another move.
     let mut lines = Vec::new();
-    while at_depth(&lines, 3).len() < 2 {
+    let has_line_for =
+        |lines: &[String], m: &str| at_depth(lines, 3).iter().any(|t| t.first_move() == m);
+    while !(has_line_for(&lines, "d4") && has_line_for(&lines, "e4")) {
         lines.push(d.wait_thinking());
     }
-    let firsts: Vec<&str> = at_depth(&lines, 3).iter().map(|t| t.first_move()).collect();
-    let mut sorted = firsts.clone();
-    sorted.sort_unstable();
-    assert_eq!(sorted, ["d4", "e4"], "{lines:?}");
+    let depth3 = at_depth(&lines, 3);
+    let mut last_two: Vec<&str> = depth3
+        .iter()
+        .rev()
+        .take(2)
+        .map(|t| t.first_move())
+        .collect();
+    last_two.sort_unstable();
+    assert_eq!(last_two, ["d4", "e4"], "{lines:?}");
+    let all_firsts: std::collections::BTreeSet<&str> = lines
+        .iter()
+        .map(|l| ThinkingLine::parse(l).first_move())
+        .collect();
+    assert_eq!(all_firsts, ["d4", "e4"].into(), "{lines:?}");
 }
 
 /// Play is unaffected by `MultiPV`: the same lines (depth, score, nodes, PV) and move
