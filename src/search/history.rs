@@ -105,7 +105,13 @@ impl History {
     /// its history and both continuation histories, higher when it worked more often.
     #[inline]
     pub fn score(&self, board: &Board, context: &QuietContext, m: Move) -> i32 {
-        let now = MoveContext::of(board, m);
+        self.score_of(context, MoveContext::of(board, m), m)
+    }
+
+    /// [`History::score`] of move `m`, whose context `now` is already known (the move
+    /// has been made).
+    #[inline]
+    pub fn score_of(&self, context: &QuietContext, now: MoveContext, m: Move) -> i32 {
         let mut total = read(&self.butterfly, History::butterfly_index(context.side, m));
         for earlier in context.previous {
             if !earlier.is_none() {

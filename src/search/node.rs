@@ -361,11 +361,6 @@ impl Searcher<'_> {
                 self.control
                     .publish_root_move(index, self.root_moves.len(), m);
             }
-            let history = if quiet {
-                self.history.score(&self.board, &context, m)
-            } else {
-                0
-            };
             let undo = self.make(ply, m);
             let gives_check = self.board.in_check();
             self.path[ply + 1] = self.board.key();
@@ -373,6 +368,7 @@ impl Searcher<'_> {
                 && may_reduce(depth, searched, quiet, in_check, gives_check)
                 && !self.killers[ply].contains(&m)
             {
+                let history = self.history.score_of(&context, self.moved(ply), m);
                 late_move_reduction(depth, searched, is_pv, history)
             } else {
                 0

@@ -228,6 +228,12 @@ impl<'a> Searcher<'a> {
         self.board.make_null()
     }
 
+    /// The move last made at `ply`, as continuation history sees it.
+    #[inline]
+    pub(super) fn moved(&self, ply: usize) -> MoveContext {
+        self.moved[ply]
+    }
+
     /// What the quiet moves at `ply` are judged by: the side to move and the two moves
     /// that led here (none before the root).
     #[inline]
