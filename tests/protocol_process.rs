@@ -316,9 +316,6 @@ fn ponder_hit_continues_on_own_clock() {
     assert!(took < Duration::from_secs(7), "{took:?}");
 }
 
-/// Moves of the replayed lichess-bot game (each side plays its first legal move).
-const BRIDGE_REPLAY_MOVES: usize = 4;
-
 /// Whether `line` is a thinking line (`depth score time nodes ...`).
 fn is_thinking(line: &str) -> bool {
     line.split_whitespace()
@@ -326,48 +323,189 @@ fn is_thinking(line: &str) -> bool {
         .is_some_and(|depth| depth.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// lichess-bot plays through python-chess, which sends `ping` as soon as it reads our
-/// `move` and takes every thinking line before the `pong` as the account of the search
-/// that made the move; a ponder line there made lichess-bot forfeit. This replays its
-/// command sequence with pondering on (`force`, the opponent's move, clocks, `post`,
-/// `hard`, `go`, then `ping` 2 ms or 0 ms after the move, and `easy` with a second ping
-/// when it stops pondering): no thinking line may come between the move and the pong, and
-/// the ponder lines still come after it.
-#[test]
-fn a_bridges_ping_after_our_move_is_answered_before_any_ponder_line() {
-    for gap in [Duration::from_millis(2), Duration::ZERO] {
-        let mut e = Engine::ready();
-        e.send_all(&["new", "force", "level 0 0:10 0"]);
-        let mut board = Board::startpos();
-        for n in 0..BRIDGE_REPLAY_MOVES {
-            let opponent = board.legal_moves().as_slice()[0];
-            board.make_move(opponent);
-            e.send_all(&[
-                "force",
-                &format!("usermove {opponent}"),
-                "time 1000",
-                "otim 1000",
-                "post",
-                "hard",
-                "go",
-            ]);
-            let ours = e.expect_move(Duration::from_secs(20));
-            board.make_move(board.parse_move(&ours).expect("a legal move"));
-            std::thread::sleep(gap);
-            let ping = u32::try_from(2 * n).unwrap();
-            let between = e.sync(ping);
-            let thinking: Vec<&String> = between.iter().filter(|l| is_thinking(l)).collect();
-            assert!(
-                thinking.is_empty(),
-                "gap {gap:?}: thinking lines between the move and the pong: {thinking:?}\n{}",
-                e.dump()
-            );
-            // The ponder search's lines follow the pong.
-            e.wait_for(PROMPT, is_thinking);
-            e.send("easy");
-            e.sync(ping + 1);
+/// How a client talks to an engine that ponders, from our move to the next one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum PonderingClient {
+    /// Nothing after our move; the opponent's move comes as `time`, `otim`, `usermove`.
+    XBoard,
+    /// `ping` as soon as it reads our move (every thinking line before the `pong` is the
+    /// account of that move); before our next turn `easy` and `ping`, then `force`, the
+    /// move, the clocks, `post`, `hard`, `go`. lichess-bot plays this way.
+    PythonChess,
+    /// `ping` once the opponent has moved, then `time`, `otim`, `usermove`; every
+    /// thinking line after the `ping` is taken as thinking on our next move.
+    Cutechess,
+}
+
+/// A client's view while it replays a game: the position it reads each line against, and
+/// the faults it saw.
+struct ClientView {
+    board: Board,
+    faults: Vec<String>,
+}
+
+impl ClientView {
+    /// Judges a line the client read: a thinking line must begin with a legal move of
+    /// the client's position.
+    fn read(&mut self, line: &str) {
+        if !is_thinking(line) {
+            return;
         }
-        e.assert_no_error_replies();
+        let pv = line.split_once('\t').map_or("", |(_, pv)| pv);
+        let first = pv.split_whitespace().next().unwrap_or("");
+        if self.board.parse_san(first).is_err() {
+            self.faults
+                .push(format!("{line:?} read in {}", self.board.to_fen()));
+        }
+    }
+
+    /// Reads (and judges) the lines that arrive until our `move`, and plays it.
+    fn until_move(&mut self, e: &mut Engine) -> String {
+        loop {
+            let line = e.next_line(Duration::from_secs(20)).expect("a move");
+            self.read(&line);
+            if let Some(m) = line.strip_prefix("move ") {
+                let m = self.board.parse_move(m).expect("a legal move");
+                self.board.make_move(m);
+                return m.to_string();
+            }
+        }
+    }
+
+    /// Reads (and judges) the lines already there, then the client's position becomes
+    /// the one after `m`: lines still in the pipe are read against that one, as a GUI
+    /// reads them.
+    fn opponent_plays(&mut self, e: &mut Engine, m: &str) {
+        while let Some(line) = e.next_line(Duration::ZERO) {
+            self.read(&line);
+        }
+        let m = self.board.parse_move(m).expect("a legal reply");
+        self.board.make_move(m);
+    }
+
+    /// Sends `ping n` and judges what comes before the `pong`.
+    fn sync(&mut self, e: &mut Engine, n: u32) -> Vec<String> {
+        let before = e.sync(n);
+        for line in &before {
+            self.read(line);
+        }
+        before
+    }
+}
+
+/// Our turns in each replayed game.
+const PONDER_REPLAY_TURNS: u32 = 3;
+
+/// Replays `client`'s exact command sequence with pondering on: the engine plays Black,
+/// and the opponent answers `think` after our move, with the reply the engine expects
+/// (`hit`) or another one. No thinking line may begin with a move that is illegal in the
+/// client's position when it reads it, and with python-chess none may come between our
+/// move and the `pong` of its ping.
+fn replay_pondering_client(client: PonderingClient, hit: bool, think: Duration) {
+    let case = format!("{client:?}, hit {hit}, opponent thinks {think:?}");
+    let mut e = Engine::ready();
+    let mut view = ClientView {
+        board: Board::startpos(),
+        faults: Vec::new(),
+    };
+    e.send_all(&[
+        "new",
+        "post",
+        "hard",
+        "level 0 0:10 0",
+        "time 1000",
+        "otim 1000",
+    ]);
+    view.opponent_plays(&mut e, "e2e4");
+    e.send("usermove e2e4");
+    let mut ping = 0;
+    for _ in 0..PONDER_REPLAY_TURNS {
+        view.until_move(&mut e);
+        if client == PonderingClient::PythonChess {
+            ping += 1;
+            let account = view.sync(&mut e, ping);
+            let thinking: Vec<&String> = account.iter().filter(|l| is_thinking(l)).collect();
+            assert!(thinking.is_empty(), "{case}: {thinking:?}\n{}", e.dump());
+        }
+        std::thread::sleep(think);
+        // The expected reply, asked as XBoard's Hint button asks it.
+        e.send("hint");
+        let (hint, before) = e.wait_for(PROMPT, |l| l.starts_with("Hint: "));
+        before.iter().for_each(|l| view.read(l));
+        let expected = view
+            .board
+            .parse_move(&hint["Hint: ".len()..])
+            .expect("a hint");
+        let legal = view.board.legal_moves();
+        let reply = if hit {
+            expected
+        } else {
+            *legal
+                .iter()
+                .find(|&&m| m != expected)
+                .expect("another move")
+        };
+        let reply = reply.to_string();
+        view.opponent_plays(&mut e, &reply);
+        let usermove = format!("usermove {reply}");
+        match client {
+            PonderingClient::XBoard => e.send_all(&["time 900", "otim 900", &usermove]),
+            PonderingClient::Cutechess => {
+                ping += 1;
+                view.sync(&mut e, ping);
+                e.send_all(&["time 900", "otim 900", &usermove]);
+            }
+            PonderingClient::PythonChess => {
+                e.send("easy");
+                ping += 1;
+                view.sync(&mut e, ping);
+                e.send_all(&[
+                    "force", &usermove, "time 900", "otim 900", "post", "hard", "go",
+                ]);
+            }
+        }
+    }
+    view.until_move(&mut e);
+    e.assert_no_error_replies();
+    assert!(
+        view.faults.is_empty(),
+        "{case}: {:?}\n{}",
+        view.faults,
+        e.dump()
+    );
+}
+
+/// How long the replayed opponent thinks: less than the moment ponder lines are held
+/// after our move, and more.
+const QUICK_OPPONENT: Duration = Duration::from_millis(50);
+const SLOW_OPPONENT: Duration = Duration::from_millis(900);
+
+#[test]
+fn pondering_lines_read_right_in_xboard() {
+    for (hit, think) in [
+        (true, QUICK_OPPONENT),
+        (false, SLOW_OPPONENT),
+        (true, SLOW_OPPONENT),
+    ] {
+        replay_pondering_client(PonderingClient::XBoard, hit, think);
+    }
+}
+
+#[test]
+fn pondering_lines_read_right_in_python_chess_and_lichess_bot() {
+    for (hit, think) in [(true, Duration::ZERO), (false, SLOW_OPPONENT)] {
+        replay_pondering_client(PonderingClient::PythonChess, hit, think);
+    }
+}
+
+#[test]
+fn pondering_lines_read_right_in_cutechess() {
+    for (hit, think) in [
+        (true, QUICK_OPPONENT),
+        (false, SLOW_OPPONENT),
+        (true, SLOW_OPPONENT),
+    ] {
+        replay_pondering_client(PonderingClient::Cutechess, hit, think);
     }
 }
 

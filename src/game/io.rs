@@ -3,7 +3,7 @@
 
 use crate::cecp::Message;
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering, Ordering::Relaxed};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -84,8 +84,9 @@ pub enum Input {
 }
 
 /// Reads stdin line by line on its own thread and forwards each line (with any `\r`
-/// stripped, invalid UTF-8 replaced) through `forward`. Sends `Input::Eof` at the end.
-pub fn spawn_reader<T: From<Input> + Send + 'static>(forward: Sender<T>) {
+/// stripped, invalid UTF-8 replaced) through `forward`, counting it in `unread` first (the
+/// receiver counts it down when it handles it). Sends `Input::Eof` at the end.
+pub fn spawn_reader<T: From<Input> + Send + 'static>(forward: Sender<T>, unread: Arc<AtomicUsize>) {
     std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || {
@@ -100,6 +101,7 @@ pub fn spawn_reader<T: From<Input> + Send + 'static>(forward: Sender<T>) {
                         let line = String::from_utf8_lossy(&buffer);
                         let line = line.trim_end_matches(['\n', '\r']).to_string();
                         log::trace!("< {line}");
+                        unread.fetch_add(1, Ordering::AcqRel);
                         if forward.send(Input::Line(line).into()).is_err() {
                             return;
                         }

@@ -43,8 +43,9 @@ use edit::EditSession;
 use history::GameHistory;
 use options::Settings;
 use policy::Opponent;
-use searching::{HeldOutput, RunningSearch, SearchKind};
+use searching::{RunningSearch, SearchKind};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::Instant;
 
@@ -85,8 +86,8 @@ pub fn run() -> i32 {
     // handshake, not before it (a search that starts earlier waits for them).
     std::thread::spawn(eval::init);
     let (events, inbox) = channel();
-    io::spawn_reader(events.clone());
-    let mut game = Game::new(out, events);
+    let mut game = Game::new(out, events.clone());
+    io::spawn_reader(events, game.unread_input_counter());
     game.run(&inbox);
     0
 }
@@ -167,9 +168,9 @@ pub struct Game {
     next_search_id: u64,
     /// Pongs held back until the move of the current search is out.
     pending_pongs: Vec<String>,
-    /// Thinking lines of the ponder search that follows our move, held back until the
-    /// GUI's next line (so a bridge's `ping` is answered first).
-    held_output: Option<HeldOutput>,
+    /// Lines the stdin reader has passed on that are not handled yet: while one waits, no
+    /// ponder line goes out (the line may be the `ping` or the move that makes it stale).
+    unread_input: Arc<AtomicUsize>,
     /// Our last search score, centipawns, for answering draw offers.
     last_score: Option<i64>,
     /// The reply our last search expected (for `hint`).
@@ -228,7 +229,7 @@ impl Game {
             search: None,
             next_search_id: 1,
             pending_pongs: Vec::new(),
-            held_output: None,
+            unread_input: Arc::new(AtomicUsize::new(0)),
             last_score: None,
             expected_reply: None,
             last_info: None,
@@ -245,7 +246,7 @@ impl Game {
         }
     }
 
-    /// Handles events until `quit` or end of input; held thinking lines go out when due
+    /// Handles events until `quit` or end of input; held ponder lines go out when due
     /// even if nothing else happens.
     pub fn run(&mut self, inbox: &Receiver<Event>) {
         loop {
@@ -254,7 +255,7 @@ impl Game {
                     match inbox.recv_timeout(due.saturating_duration_since(Instant::now())) {
                         Ok(event) => event,
                         Err(RecvTimeoutError::Timeout) => {
-                            self.release_held_output();
+                            self.release_held_ponder_lines();
                             continue;
                         }
                         Err(RecvTimeoutError::Disconnected) => break,
@@ -277,12 +278,11 @@ impl Game {
         match event {
             Event::Input(Input::Eof) => Flow::Quit,
             Event::Input(Input::Line(line)) => {
-                let flow = self.handle_line(&line);
-                if flow == Flow::Continue {
-                    // The GUI has had its say after our move: ponder lines may follow it.
-                    self.release_held_output();
-                }
-                flow
+                // Saturating: lines handed over by a test's driver were never counted.
+                let _ = self
+                    .unread_input
+                    .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1));
+                self.handle_line(&line)
             }
             Event::Report { id, report } => {
                 self.on_report(id, report);
@@ -293,6 +293,17 @@ impl Game {
                 Flow::Continue
             }
         }
+    }
+
+    /// The counter the stdin reader raises for each line it passes on (see
+    /// `unread_input`).
+    pub fn unread_input_counter(&self) -> Arc<AtomicUsize> {
+        Arc::clone(&self.unread_input)
+    }
+
+    /// Whether a line of input has been read but not handled yet.
+    fn input_waiting(&self) -> bool {
+        self.unread_input.load(Ordering::Acquire) > 0
     }
 
     /// The current position.
@@ -484,6 +495,7 @@ impl Game {
     }
 
     fn ping(&mut self, token: String) {
+        self.silence_ponder_output();
         if self.is_thinking() {
             self.pending_pongs.push(token);
         } else {

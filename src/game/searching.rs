@@ -24,11 +24,7 @@ use std::time::{Duration, Instant};
 const HINT_DEPTH: u32 = 3;
 const HINT_TABLE_MB: usize = 1;
 
-/// How long the thinking lines of a ponder search wait for the GUI's next line after our
-/// move. python-chess (and lichess-bot through it) sends `ping` right after reading the
-/// move and takes every thinking line before the `pong` as the account of the search that
-/// made the move: a ponder line there, whose PV does not start with that move, makes it
-/// forfeit. XBoard, which sends nothing after our move, shows the ponder lines this late.
+/// How long the thinking lines of a ponder search wait after our move (see [`PonderOutput`]).
 const PONDER_OUTPUT_HOLD: Duration = Duration::from_millis(500);
 
 /// Why a search runs, which decides what becomes of its result.
@@ -56,14 +52,38 @@ pub struct RunningSearch {
     /// A thinking line of this search was shown from the current position (for a ponder
     /// search: since the hit).
     line_shown: bool,
+    /// What becomes of its lines while it is a ponder search.
+    ponder_output: PonderOutput,
 }
 
-/// Thinking lines of the ponder search `search_id`, held back after our move until the
-/// GUI's next line or `until` (see [`PONDER_OUTPUT_HOLD`]).
-pub struct HeldOutput {
-    search_id: u64,
-    until: Instant,
-    lines: Vec<Message>,
+/// What becomes of the thinking lines of a ponder search. Its lines start with the reply
+/// it expects, so they read from the position after our move, and each kind of client
+/// reads them at a different moment:
+/// - XBoard sends nothing after our move and shows the ponder thinking as it comes;
+/// - python-chess (and lichess-bot through it) sends `ping` as soon as it reads our move
+///   and takes every thinking line before the `pong` as the account of that move;
+/// - cutechess sends `ping` once the opponent has moved, then `time`, `otim` and the
+///   move, and takes every thinking line after that `ping` as thinking on our next move.
+///
+/// So the lines wait a moment after our move, for python-chess's `ping`; a `ping` while
+/// pondering silences the ponder search for good (the account is closed, or the position
+/// the GUI reads against is about to change), and what was held is dropped, never sent in
+/// a burst after the `pong`; a line is never sent while a line of input waits to be
+/// handled (it may be that `ping` or the opponent's move); and the opponent's move ends
+/// them too: on a miss the search is forgotten, on a hit it goes on as thinking on our
+/// move and prints its lines from the new position (its root), without the reply.
+pub enum PonderOutput {
+    /// Kept back until `until`, just after our move.
+    Held {
+        /// When the GUI has had time to send its `ping`.
+        until: Instant,
+        /// The lines so far, sent at `until` unless silenced first.
+        lines: Vec<Message>,
+    },
+    /// Sent as they come (the GUI said nothing for a while after our move: XBoard).
+    Shown,
+    /// Not sent: a `ping` came while pondering.
+    Silenced,
 }
 
 impl RunningSearch {
@@ -229,6 +249,10 @@ impl Game {
             speculative_key,
             finished: None,
             line_shown: false,
+            ponder_output: PonderOutput::Held {
+                until: Instant::now() + PONDER_OUTPUT_HOLD,
+                lines: Vec::new(),
+            },
         });
     }
 
@@ -277,8 +301,9 @@ impl Game {
         self.history.play(m);
         self.excluded.clear();
         s.kind = SearchKind::Think;
-        // The lines shown so far read from the position before the hit.
+        // The lines shown or held so far read from the position before the hit.
         s.line_shown = false;
+        s.ponder_output = PonderOutput::Silenced;
         if let Some(result) = s.finished.take() {
             // The ponder search already ended: play its move (after a fresh check).
             s.join();
@@ -307,10 +332,18 @@ impl Game {
             if let SearchKind::Ponder { predicted } = kind {
                 line.pv.insert(0, predicted);
             }
-            let thinking = report::thinking_line(self.history.board(), &line, self.extras());
-            self.send_or_hold(id, Message::Thinking(thinking));
-            if let Some(s) = self.search.as_mut() {
-                s.line_shown = true;
+            let thinking = Message::Thinking(report::thinking_line(
+                self.history.board(),
+                &line,
+                self.extras(),
+            ));
+            if matches!(kind, SearchKind::Ponder { .. }) {
+                self.show_ponder_line(thinking);
+            } else {
+                self.send(thinking);
+                if let Some(s) = self.search.as_mut() {
+                    s.line_shown = true;
+                }
             }
         }
         // Further lines of a multi-PV analysis are shown, never taken for the best.
@@ -336,52 +369,59 @@ impl Game {
         self.settings.thinking_extras && self.ics_host.is_none() && !self.plain_thinking_gui
     }
 
-    /// Holds the thinking lines of the ponder search just started after our move (see
-    /// [`PONDER_OUTPUT_HOLD`]).
-    fn hold_ponder_output(&mut self) {
-        if let Some(s) = &self.search
-            && matches!(s.kind, SearchKind::Ponder { .. })
-        {
-            self.held_output = Some(HeldOutput {
-                search_id: s.id,
-                until: Instant::now() + PONDER_OUTPUT_HOLD,
-                lines: Vec::new(),
-            });
-        }
-    }
-
-    /// Sends a line of search `id`, or keeps it with the held ones while they wait.
-    fn send_or_hold(&mut self, id: u64, message: Message) {
-        if let Some(held) = &mut self.held_output
-            && held.search_id == id
-            && Instant::now() < held.until
-        {
-            held.lines.push(message);
-            return;
-        }
-        self.release_held_output();
-        self.send(message);
-    }
-
-    /// When the held thinking lines are due, if some wait.
-    pub fn held_output_deadline(&self) -> Option<Instant> {
-        self.held_output.as_ref().map(|held| held.until)
-    }
-
-    /// Ends the hold: the lines go out if their ponder search is still the current one
-    /// and still a ponder search (after a hit or an abort they no longer describe it).
-    pub fn release_held_output(&mut self) {
-        let Some(held) = self.held_output.take() else {
+    /// Sends a thinking line of the running ponder search, holds it or drops it, as its
+    /// [`PonderOutput`] says.
+    fn show_ponder_line(&mut self, message: Message) {
+        self.release_held_ponder_lines();
+        let input_waiting = self.input_waiting();
+        let Some(s) = self.search.as_mut() else {
             return;
         };
-        let still_pondering = self
-            .search
-            .as_ref()
-            .is_some_and(|s| s.id == held.search_id && matches!(s.kind, SearchKind::Ponder { .. }));
-        if still_pondering {
-            for line in held.lines {
-                self.send(line);
+        match &mut s.ponder_output {
+            PonderOutput::Held { lines, .. } => lines.push(message),
+            PonderOutput::Shown if !input_waiting => self.out.send(&message),
+            PonderOutput::Shown | PonderOutput::Silenced => {}
+        }
+    }
+
+    /// When the held ponder lines are due, if some wait.
+    pub fn held_output_deadline(&self) -> Option<Instant> {
+        match self.search.as_ref().map(|s| &s.ponder_output) {
+            Some(PonderOutput::Held { until, .. }) => Some(*until),
+            _ => None,
+        }
+    }
+
+    /// Sends the held ponder lines once they are due: the GUI said nothing after our move.
+    /// With a line of input already waiting they are dropped instead (it may be the
+    /// `ping` or the move that would make them wrong).
+    pub fn release_held_ponder_lines(&mut self) {
+        let input_waiting = self.input_waiting();
+        let Some(s) = self.search.as_mut() else {
+            return;
+        };
+        let PonderOutput::Held { until, lines } = &mut s.ponder_output else {
+            return;
+        };
+        if Instant::now() < *until {
+            return;
+        }
+        let lines = std::mem::take(lines);
+        s.ponder_output = PonderOutput::Shown;
+        if !input_waiting {
+            for line in &lines {
+                self.out.send(line);
             }
+        }
+    }
+
+    /// A `ping` came: the running ponder search, if any, shows no more lines, and what it
+    /// held is dropped (see [`PonderOutput`]).
+    pub(super) fn silence_ponder_output(&mut self) {
+        if let Some(s) = self.search.as_mut()
+            && matches!(s.kind, SearchKind::Ponder { .. })
+        {
+            s.ponder_output = PonderOutput::Silenced;
         }
     }
 
@@ -466,7 +506,6 @@ impl Game {
             && self.history.board().is_legal(predicted)
         {
             self.start_search(SearchKind::Ponder { predicted });
-            self.hold_ponder_output();
         }
     }
 

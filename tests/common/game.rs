@@ -135,11 +135,16 @@ impl Driver {
     /// Handles `event` and collects its output.
     fn handle(&mut self, event: Event) -> Flow {
         let flow = self.game.handle(event);
+        self.collect_output();
+        flow
+    }
+
+    /// Moves what the game wrote into the unread lines and the transcript.
+    fn collect_output(&mut self) {
         for line in self.output.take_lines() {
             self.transcript.push(format!("< {line}"));
             self.unread.push(line);
         }
-        flow
     }
 
     fn take_unread(&mut self) -> Vec<String> {
@@ -194,16 +199,31 @@ impl Driver {
     }
 
     /// Blocks for the next search event and handles it; returns whether it was the end
-    /// of a search (`Done`).
+    /// of a search (`Done`). Held ponder lines go out when due on the way, as in
+    /// `Game::run`.
     fn next_event(&mut self) -> bool {
-        match self.inbox.recv_timeout(EVENT_TIMEOUT) {
-            Ok(event) => {
-                let done = matches!(event, Event::Done { .. });
-                self.handle(event);
-                done
+        let give_up = Instant::now() + EVENT_TIMEOUT;
+        loop {
+            let due = self
+                .game
+                .held_output_deadline()
+                .map_or(give_up, |d| d.min(give_up));
+            match self
+                .inbox
+                .recv_timeout(due.saturating_duration_since(Instant::now()))
+            {
+                Ok(event) => {
+                    let done = matches!(event, Event::Done { .. });
+                    self.handle(event);
+                    return done;
+                }
+                Err(RecvTimeoutError::Timeout) if Instant::now() < give_up => {
+                    self.game.release_held_ponder_lines();
+                    self.collect_output();
+                }
+                Err(RecvTimeoutError::Timeout) => self.fail("no search event in time"),
+                Err(RecvTimeoutError::Disconnected) => self.fail("event channel closed"),
             }
-            Err(RecvTimeoutError::Timeout) => self.fail("no search event in time"),
-            Err(RecvTimeoutError::Disconnected) => self.fail("event channel closed"),
         }
     }
 
@@ -232,6 +252,30 @@ impl Driver {
             }
             self.next_event();
         }
+    }
+
+    /// Handles search events (and held lines falling due) for `span`; returns the new
+    /// output.
+    pub fn run_for(&mut self, span: Duration) -> Vec<String> {
+        let end = Instant::now() + span;
+        loop {
+            let now = Instant::now();
+            if now >= end {
+                break;
+            }
+            let due = self.game.held_output_deadline().map_or(end, |d| d.min(end));
+            match self.inbox.recv_timeout(due.saturating_duration_since(now)) {
+                Ok(event) => {
+                    self.handle(event);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.game.release_held_ponder_lines();
+                    self.collect_output();
+                }
+                Err(RecvTimeoutError::Disconnected) => self.fail("event channel closed"),
+            }
+        }
+        self.take_unread()
     }
 
     /// Waits for a thinking line and returns it.

@@ -6,6 +6,7 @@ use crate::common::board_after;
 use crate::common::game::{Driver, ThinkingLine, is_move, is_thinking_line};
 use crate::positions::*;
 use ferrimax::chess::Board;
+use std::time::Duration;
 
 /// The first line of a search that started over.
 const FIRST_DEPTH: u32 = 1;
@@ -133,18 +134,19 @@ fn engine_pondering(extra: &[&str]) -> (Driver, String) {
     (d, expected)
 }
 
-/// While pondering, the engine answers `ping` at once, and its thinking lines start with
-/// the reply it expects, so they read from the position the GUI shows.
+/// While pondering, the engine answers `ping` at once, and its thinking lines (which come
+/// a moment after the move) start with the reply it expects, so they read from the
+/// position the GUI shows.
 #[test]
 fn ponders_after_its_move_and_pong_does_not_wait() {
     let (mut d, expected) = engine_pondering(&[]);
     assert!(!d.game().is_thinking());
     let line = d.wait_thinking();
+    d.drain(); // the rest of the held lines
     let expected_san = d.board().san(d.board().parse_move(&expected).unwrap());
     assert_eq!(ThinkingLine::parse(&line).first_move(), expected_san);
     assert_eq!(d.send_now("ping 8"), ["pong 8"]);
-    let (_, before) = d.wait_for(is_thinking_line);
-    assert!(before.iter().all(|l| !is_move(l)), "{before:?}");
+    assert!(!d.game().is_thinking());
 }
 
 /// `hint` never searches on the event loop's thread, nor on the game's table: during an
@@ -176,24 +178,81 @@ fn hints_come_at_once_without_touching_the_games_table() {
     assert_eq!(d.game().table_searches(), searches);
 }
 
-/// The ponder search's thinking lines wait for the GUI's next line after our move: a
-/// bridge's `ping` right after the move is answered first, then they follow.
+/// How long a test lets a ponder search run to see what it prints: more than the
+/// moment its lines are held after our move.
+const WATCH: Duration = Duration::from_millis(800);
+
+/// The ponder search's lines are held a moment after our move. A bridge's `ping` right
+/// after the move (python-chess) drops them: none comes before its `pong`, none after.
 #[test]
-fn ponder_lines_wait_for_the_guis_next_line_after_the_move() {
+fn a_ping_right_after_our_move_drops_the_held_ponder_lines() {
     let mut d = Driver::new();
     d.send_all(&["new", "hard", "post", SHALLOW]);
     let lines = d.send("usermove e2e4");
     assert_eq!(lines.last().map(String::as_str), Some(REPLY_TO_E4));
     // The depth-limited ponder search runs to its end: all of its lines are held.
     assert_eq!(d.wait_search_end(), SILENT);
-    let after_ping = d.send_now("ping 41040");
-    assert_eq!(after_ping.first().map(String::as_str), Some("pong 41040"));
-    let ponder_lines = &after_ping[1..];
-    assert!(!ponder_lines.is_empty(), "{after_ping:?}");
-    assert!(
-        ponder_lines.iter().all(|l| is_thinking_line(l)),
-        "{after_ping:?}"
-    );
+    assert_eq!(d.send_now("ping 41040"), ["pong 41040"]);
+    assert_eq!(d.game().held_output_deadline(), None);
+    assert_eq!(d.run_for(WATCH), SILENT);
+}
+
+/// A GUI that says nothing after our move but the clocks (XBoard) gets the held lines
+/// once the moment has passed, each starting with the reply the engine expects.
+#[test]
+fn held_ponder_lines_go_out_when_the_gui_sends_no_ping() {
+    let mut d = Driver::new();
+    d.send_all(&["new", "hard", "post", SHALLOW]);
+    d.send("usermove e2e4");
+    assert_eq!(d.wait_search_end(), SILENT);
+    assert_eq!(d.send_all(&["time 1000", "otim 1000"]), SILENT);
+    let hint = d.send("hint");
+    let expected = hint[0].strip_prefix("Hint: ").expect("a hint");
+    let expected_san = d.board().san(d.board().parse_move(expected).unwrap());
+    let lines = d.run_for(WATCH);
+    assert!(!lines.is_empty());
+    for line in &lines {
+        assert!(is_thinking_line(line), "{lines:?}");
+        assert_eq!(
+            ThinkingLine::parse(line).first_move(),
+            expected_san,
+            "{lines:?}"
+        );
+    }
+}
+
+/// cutechess's turn: `ping` when the opponent has moved, then the clocks and the move. The
+/// ponder search prints nothing after that `ping`; on a hit it goes on from the new
+/// position, on a miss a new search starts there: every line after the `ping` reads from
+/// the position after the opponent's move.
+#[test]
+fn after_a_ping_while_pondering_every_line_reads_from_the_next_position() {
+    for hit in [true, false] {
+        let (mut d, expected) = engine_pondering(&[]);
+        d.wait_thinking();
+        d.drain();
+        let before = d.board().clone();
+        let reply = if hit {
+            before.parse_move(&expected).unwrap()
+        } else {
+            let legal = before.legal_moves();
+            let mut others = legal.iter().filter(|m| m.to_string() != expected);
+            *others.next().unwrap()
+        };
+        assert_eq!(d.send_now("ping 16"), ["pong 16"], "hit {hit}");
+        assert_eq!(d.run_for(WATCH / 2), SILENT, "hit {hit}");
+        assert_eq!(d.send_all(&["time 1000", "otim 990"]), SILENT);
+        d.send_now(&format!("usermove {reply}"));
+        let mut after = before.clone();
+        after.make_move(reply);
+        for _ in 0..2 {
+            let line = d.wait_thinking();
+            let first = ThinkingLine::parse(&line).first_move().to_string();
+            assert!(after.parse_san(&first).is_ok(), "hit {hit}: {line}");
+        }
+        d.send_now("?");
+        assert!(d.settle().last().is_some_and(|l| is_move(l)), "hit {hit}");
+    }
 }
 
 /// The predicted reply turns the ponder search into thinking on the engine's own move
@@ -239,10 +298,9 @@ fn ponder_hit_after_the_ponder_search_ended_plays_its_move_at_once() {
     assert_eq!(lines.last().map(String::as_str), Some(REPLY_TO_E4));
     let hint = d.send("hint");
     let expected = hint[0].strip_prefix("Hint: ").expect("a hint").to_string();
-    // The ponder search's last iteration, then its end.
-    let (last, _) = d.wait_for(|l| is_thinking_line(l) && depth_of(l) == 3);
-    let mut ponder_lines = vec![last];
-    ponder_lines.extend(d.wait_search_end());
+    // The ponder search runs to its end; its lines come a moment after our move.
+    let mut ponder_lines = d.wait_search_end();
+    ponder_lines.extend(d.run_for(WATCH));
     let final_line = ponder_lines.iter().rev().find(|l| is_thinking_line(l));
     let final_line = ThinkingLine::parse(final_line.expect("a thinking line"));
     let mut pv = final_line.pv.split_whitespace().skip(1);
@@ -295,6 +353,7 @@ fn easy_force_new_and_result_stop_pondering() {
     for stopper in ["easy", "force", "new", "result 1/2-1/2 {agreed}"] {
         let (mut d, _) = engine_pondering(&[]);
         d.wait_thinking();
+        d.drain();
         assert_eq!(d.send_now(stopper), SILENT, "{stopper}");
         assert_eq!(d.drain(), SILENT, "{stopper}");
         assert!(!d.game().is_thinking(), "{stopper}");
