@@ -14,3 +14,4 @@ pub mod game;
 pub mod memory;
 pub mod search;
 pub mod tune;
+pub mod uci;

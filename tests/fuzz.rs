@@ -1,5 +1,5 @@
 //! Fuzzing: random and mutated input for the CECP parser, the FEN and SAN readers, the
-//! Polyglot book reader and the whole game manager, driven in process. After every
+//! Polyglot book reader and the whole game manager, driven in process, in CECP and in UCI. After every
 //! command the game manager's state must be sound (`Game::inconsistency`), every `ping`
 //! answered, and every output line a protocol line.
 //!
@@ -472,4 +472,208 @@ fn the_book_reader_takes_any_file() {
     }
     let _ = std::fs::remove_file(&path);
     println!("book reader: {} files, no fault", FILES * scale());
+}
+
+/// A random UCI line, mostly well formed: the commands with their arguments (moves legal
+/// in `board` or not, options that exist or not, values of every kind), some mutated,
+/// some noise. Searches are kept short (`depth`, `movetime`, `nodes`).
+fn random_uci_line(rng: &mut StdRng, board: &Board) -> String {
+    let pick = |rng: &mut StdRng, list: &[&str]| list[rng.random_range(0..list.len())].to_string();
+    let legal: Vec<String> = board.legal_moves().iter().map(|m| m.to_string()).collect();
+    let some_moves = |rng: &mut StdRng| -> String {
+        let mut b = Board::startpos();
+        let mut moves = Vec::new();
+        for _ in 0..rng.random_range(0..12) {
+            let list = b.legal_moves();
+            if list.is_empty() {
+                break;
+            }
+            let m = list.as_slice()[rng.random_range(0..list.len())];
+            moves.push(m.to_string());
+            b.make_move(m);
+        }
+        if rng.random_range(0..5) == 0 {
+            moves.push(pick(rng, &["e2e5", "a1a1", "zz", "e7e8q", "0000"]).to_string());
+        }
+        moves.join(" ")
+    };
+    let base = match rng.random_range(0..14) {
+        0 => noise(rng),
+        1 => format!("position startpos moves {}", some_moves(rng)),
+        2 => format!(
+            "position fen {} moves {}",
+            pick(
+                rng,
+                &[
+                    START_FEN,
+                    "8/8/8/8/8/8/8/8 w - - 0 1",
+                    "k7/8/1K6/8/8/8/8/7R w - - 0 1",
+                    "not a fen"
+                ]
+            ),
+            legal.first().cloned().unwrap_or_default()
+        ),
+        3..=5 => format!(
+            "go {} {} {}",
+            pick(
+                rng,
+                &[
+                    "depth 1",
+                    "depth 2",
+                    "movetime 5",
+                    "nodes 500",
+                    "mate 1",
+                    "wtime 50 btime 50",
+                    "infinite",
+                    "ponder depth 2"
+                ]
+            ),
+            pick(
+                rng,
+                &[
+                    "",
+                    "winc 10 binc 10",
+                    "movestogo 1",
+                    "wtime -5 btime 99999999999999999999"
+                ]
+            ),
+            if rng.random_range(0..3) == 0 && !legal.is_empty() {
+                format!("searchmoves {}", legal[rng.random_range(0..legal.len())])
+            } else {
+                String::new()
+            }
+        ),
+        6 => "stop".to_string(),
+        7 => "ponderhit".to_string(),
+        8 => "isready".to_string(),
+        9 => format!(
+            "setoption name {} value {}",
+            pick(
+                rng,
+                &[
+                    "Hash",
+                    "Threads",
+                    "MultiPV",
+                    "UCI_Elo",
+                    "UCI_LimitStrength",
+                    "Move Overhead",
+                    "UCI_Chess960",
+                    "Ponder",
+                    "Contempt",
+                    "Nonsense",
+                    "Book",
+                    "Eval"
+                ]
+            ),
+            pick(
+                rng,
+                &[
+                    "1",
+                    "2",
+                    "0",
+                    "-1",
+                    "true",
+                    "false",
+                    "99999999999999999999",
+                    "",
+                    "classical",
+                    "/nonexistent"
+                ]
+            )
+        ),
+        10 => "setoption name Clear Hash".to_string(),
+        11 => "ucinewgame".to_string(),
+        12 => pick(
+            rng,
+            &["debug on", "debug off", "register later", "uci", "quit"],
+        )
+        .to_string(),
+        _ => pick(rng, WORDS).to_string(),
+    };
+    if rng.random_range(0..5) == 0 {
+        mutate(rng, &base)
+    } else {
+        base
+    }
+}
+
+/// The standard start position, for the UCI fuzzer's `position fen`.
+const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Whether a line is one of UCI's.
+fn is_uci_line(line: &str) -> bool {
+    [
+        "id ",
+        "option name ",
+        "uciok",
+        "readyok",
+        "bestmove ",
+        "info ",
+    ]
+    .iter()
+    .any(|s| line.starts_with(s))
+}
+
+/// The UCI front end under random sessions: no panic, sound state after every command,
+/// only UCI lines, `readyok` for every `isready`, and exactly one `bestmove` for every
+/// `go` once the last search is stopped.
+#[test]
+fn the_uci_front_end_survives_random_sessions() {
+    const SESSIONS: usize = 4;
+    const COMMANDS: usize = 100;
+    let mut rng = StdRng::seed_from_u64(seed() ^ 5);
+    let mut commands = 0;
+    for _ in 0..SESSIONS * scale() {
+        let mut d = Driver::new();
+        d.send("uci");
+        let (mut gos, mut answers) = (0, 0);
+        for _ in 0..COMMANDS {
+            let line = random_uci_line(&mut rng, d.board());
+            if line.trim() == "quit" {
+                continue;
+            }
+            commands += 1;
+            let mut out = d.send_now(&line);
+            out.extend(d.drain());
+            if ferrimax::uci::parse(&line).is_ok_and(|c| matches!(c, ferrimax::uci::Command::Go(_)))
+            {
+                gos += 1;
+            }
+            for l in &out {
+                assert!(
+                    is_uci_line(l),
+                    "not a UCI line {l:?} after {line:?}\n{}",
+                    d.transcript()
+                );
+            }
+            if ferrimax::uci::parse(&line) == Ok(ferrimax::uci::Command::IsReady) {
+                assert!(
+                    out.iter().any(|l| l == "readyok"),
+                    "{line}\n{}",
+                    d.transcript()
+                );
+            }
+            answers += out.iter().filter(|l| l.starts_with("bestmove ")).count();
+            if let Some(why) = d.game().inconsistency() {
+                d.fail(&format!("after {line:?}: {why}"));
+            }
+        }
+        answers += d
+            .send_now("stop")
+            .iter()
+            .filter(|l| l.starts_with("bestmove "))
+            .count();
+        while answers < gos {
+            let (_, _) = d.wait_for(|l| l.starts_with("bestmove "));
+            answers += 1;
+        }
+        answers += d
+            .drain()
+            .iter()
+            .filter(|l| l.starts_with("bestmove "))
+            .count();
+        assert_eq!(answers, gos, "one bestmove per go\n{}", d.transcript());
+        d.send("quit");
+    }
+    println!("UCI front end: {commands} commands, no fault");
 }

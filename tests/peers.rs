@@ -64,6 +64,28 @@ fn python_chess_plays_with_pondering_as_lichess_bot_does() {
     assert!(!stderr.contains("WARNING"), "{stderr}");
 }
 
+/// The same games over UCI (`popen_uci`): python-chess ponders with `go ponder`, then
+/// `ponderhit` or `stop`; no fault, no warning.
+#[test]
+#[ignore = "needs python-chess (installed by .ci/run)"]
+fn python_chess_plays_over_uci_with_pondering() {
+    let (stdout, stderr) = run_peer_script(
+        "ponder_soak.py",
+        &["--uci", "--controls", "3+0.03:2,2+0.02:2", "--seed", "54"],
+    );
+    assert!(stdout.contains(", 0 faults"), "{stdout}");
+    assert!(!stderr.contains("WARNING"), "{stderr}");
+}
+
+/// python-chess's UCI client: games with pondering, Chess960, a level, an analysis with
+/// MultiPV and `go` limits (tests/peers/uci_client.py), without a warning.
+#[test]
+#[ignore = "needs python-chess (installed by .ci/run)"]
+fn python_chess_uci_client_plays_analyses_and_keeps_limits() {
+    let (stdout, _) = run_peer_script("uci_client.py", &["--games", "1"]);
+    assert!(stdout.contains("uci client: all ok"), "{stdout}");
+}
+
 /// A shorter run of the soak that alternates play, analysis and undo in one engine
 /// process (tests/peers/python_chess_soak.py; the long run used more cycles),
 /// with two search threads.

@@ -131,6 +131,24 @@ impl Board {
         }
     }
 
+    /// Writes a move in coordinate notation as UCI sends it: castling as the king's
+    /// two-square step in standard chess, and as the king taking its own rook in Chess960
+    /// (`chess960`), as the UCI specification's `UCI_Chess960` asks.
+    pub fn uci_coordinate(&self, m: Move, chess960: bool) -> String {
+        match m.kind() {
+            MoveKind::Castle if chess960 => {
+                // The king's target file says the wing (in Chess960 the king may even
+                // stay where it is, or step the "wrong" way).
+                let kingside = m.to().file() == CastleFiles::king_target_file(true);
+                let rook = self
+                    .castle_files()
+                    .rook_square(self.side_to_move(), kingside);
+                format!("{}{}", m.from(), rook)
+            }
+            _ => m.to_string(),
+        }
+    }
+
     /// Writes a legal move in SAN, with `+` or `#`.
     pub fn san(&self, m: Move) -> String {
         let mut out = self.san_without_check(m);

@@ -1,7 +1,6 @@
 //! Where protocol text enters and leaves: the stdin reader thread, the one output handle,
 //! and the process's signal dispositions.
 
-use crate::cecp::Message;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering, Ordering::Relaxed};
 use std::sync::mpsc::Sender;
@@ -34,9 +33,9 @@ impl Out {
         }
     }
 
-    /// Writes `message` as one line. A closed pipe is not an error worth dying for: the
-    /// GUI is gone, and end of input will end the process.
-    pub fn send(&self, message: &Message) {
+    /// Writes `message` (a CECP or a UCI message) as one line. A closed pipe is not an
+    /// error worth dying for: the GUI is gone, and end of input will end the process.
+    pub fn send(&self, message: &impl std::fmt::Display) {
         let line = format!("{message}\n");
         log::trace!("> {}", line.trim_end());
         let mut sink = self

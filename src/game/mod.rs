@@ -31,6 +31,7 @@ mod position;
 mod report;
 mod searching;
 mod terminal;
+mod uci;
 
 pub use io::{Input, Out, install_signal_handlers};
 
@@ -112,6 +113,16 @@ pub enum Variant {
     Chess960,
 }
 
+/// The protocol the GUI speaks, chosen by its first command: `uci` for UCI; `xboard`,
+/// `protover` or anything else for CECP (which is also what a person at a terminal gets).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// The XBoard/WinBoard protocol, version 2.
+    Cecp,
+    /// The Universal Chess Interface.
+    Uci,
+}
+
 /// Whose moves the engine makes, and what it does while it waits.
 enum Mode {
     /// `force`: the engine plays neither side; moves are only applied.
@@ -139,6 +150,12 @@ impl PartialEq for Mode {
 pub struct Game {
     out: Out,
     events: Sender<Event>,
+    protocol: Protocol,
+    /// A first command other than `uci` came: the GUI (or a person at a terminal) speaks
+    /// CECP, and `uci` is an unknown command from now on.
+    cecp_chosen: bool,
+    /// What only a UCI session keeps.
+    uci: uci::UciSession,
     history: GameHistory,
     mode: Mode,
     variant: Variant,
@@ -212,6 +229,9 @@ impl Game {
         Game {
             out,
             events,
+            protocol: Protocol::Cecp,
+            cecp_chosen: false,
+            uci: uci::UciSession::default(),
             history: GameHistory::new(Board::startpos(), table),
             mode: Mode::Play(Color::Black),
             variant: Variant::Normal,
@@ -328,12 +348,24 @@ impl Game {
         self.out.send(&message);
     }
 
-    /// A `#` comment, shown only when the GUI accepted `debug`; always logged.
+    /// A debug note: a `#` comment once a CECP GUI accepted `debug`, an `info string` in
+    /// UCI after `debug on`; always logged.
     fn debug(&self, text: impl Into<String>) {
         let text = text.into();
         log::debug!("{text}");
-        if self.debug_accepted {
-            self.send(Message::Debug(text));
+        match self.protocol {
+            Protocol::Cecp if self.debug_accepted => self.send(Message::Debug(text)),
+            Protocol::Uci if self.uci.debug => self.send_uci(crate::uci::Message::InfoString(text)),
+            _ => {}
+        }
+    }
+
+    /// Tells the user something went wrong that the GUI should show: `tellusererror` in
+    /// CECP, `info string` in UCI.
+    fn tell_user_error(&self, text: String) {
+        match self.protocol {
+            Protocol::Cecp => self.send(Message::TellUserError(text)),
+            Protocol::Uci => self.send_uci(crate::uci::Message::InfoString(text)),
         }
     }
 
@@ -345,6 +377,9 @@ impl Game {
     }
 
     fn handle_line(&mut self, line: &str) -> Flow {
+        if self.protocol == Protocol::Uci {
+            return self.handle_uci_line(line);
+        }
         if matches!(self.mode, Mode::Edit(_)) {
             // No edit sub-command looks like these two, and neither may be lost while editing.
             if let Ok(command @ (Command::Quit | Command::Ping(_))) = cecp::parse(line) {
@@ -353,7 +388,12 @@ impl Game {
             self.handle_edit_line(line);
             return Flow::Continue;
         }
-        match cecp::parse(line) {
+        let parsed = cecp::parse(line);
+        let chose_uci = matches!(parsed, Ok(Command::Uci)) && !self.cecp_chosen;
+        if !chose_uci && parsed != Err(ParseError::Empty) {
+            self.cecp_chosen = true;
+        }
+        match parsed {
             Ok(command) => self.execute(command),
             Err(ParseError::Empty) => Flow::Continue,
             Err(error) => {
@@ -386,7 +426,8 @@ impl Game {
                 }
                 log::debug!("GUI rejected feature {feature}");
             }
-            Command::Uci => self.error(ErrorKind::UnknownCommand, "uci"),
+            Command::Uci if self.cecp_chosen => self.error(ErrorKind::UnknownCommand, "uci"),
+            Command::Uci => self.start_uci(),
             Command::New => self.new_game(),
             Command::Variant(name) => self.set_variant(&name),
             Command::Force => {

@@ -24,9 +24,7 @@ impl Game {
             Ok(book) => self.book = Some(book),
             Err(e) => {
                 log::warn!("book {path}: {e}");
-                self.send(Message::TellUserError(format!(
-                    "Cannot use book {path}: {e}"
-                )));
+                self.tell_user_error(format!("Cannot use book {path}: {e}"));
             }
         }
     }

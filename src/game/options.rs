@@ -1,17 +1,21 @@
-//! The engine's options, as one table: the `feature option=` lines, `option NAME=VALUE`,
-//! and the protocol's own `memory` command all read it, so an option's name, range,
-//! default and meaning are written once.
+//! The engine's options, as one table for both protocols: CECP's `feature option=` lines,
+//! `option NAME=VALUE` and `memory`/`cores`, and UCI's `option name ...` lines and
+//! `setoption` all read it, so an option's name, range, default and meaning are written
+//! once. A row says under which name each protocol offers it (UCI reserves a few names,
+//! such as `UCI_Elo`, that GUIs and testers send), or that one protocol has no use for it.
 //!
 //! An option only stores its value in [`Settings`]; after a change the game manager does
 //! what the change calls for (a new hash size resizes the table: the last part of this
 //! file).
 
-use super::Game;
-use crate::cecp::{EngineOption, ErrorKind, Message, OptionKind};
+use super::{Game, Protocol};
+use crate::cecp::{self, ErrorKind};
 use crate::eval::Evaluation;
 use crate::eval::nnue::{self, Network};
-use crate::search::DEFAULT_HASH_MB;
+use crate::search::{DEFAULT_HASH_MB, MOVE_OVERHEAD};
+use crate::uci;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Largest hash the `Hash` option offers (MB).
 pub const MAX_HASH_MB: i64 = 65_536;
@@ -24,6 +28,16 @@ pub const MAX_THREADS: i64 = 256;
 )]
 const DEFAULT_HASH_SPIN: i64 = DEFAULT_HASH_MB as i64;
 const _: () = assert!(1 <= DEFAULT_HASH_SPIN && DEFAULT_HASH_SPIN <= MAX_HASH_MB);
+/// The search's own reserve for the pipe and the GUI as the `Move Overhead` option's
+/// default (milliseconds).
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "a compile-time constant of a few milliseconds; the assertion below checks it"
+)]
+const DEFAULT_OVERHEAD_SPIN: i64 = MOVE_OVERHEAD.as_millis() as i64;
+const _: () = assert!(0 <= DEFAULT_OVERHEAD_SPIN && DEFAULT_OVERHEAD_SPIN <= MAX_OVERHEAD_MS);
+/// The largest `Move Overhead` (milliseconds): more would leave nothing of a fast clock.
+const MAX_OVERHEAD_MS: i64 = 5_000;
 /// `Resign` on a chess server when the operator has not set it: a bot that plays on in a
 /// hopeless position for weeks annoys its opponents (centipawns).
 pub const ICS_RESIGN_CENTIPAWNS: i64 = 700;
@@ -81,6 +95,13 @@ pub struct Settings {
     pub eval_file: String,
     /// Index into `Evaluation::NAMES`: the learned evaluation or the hand-written one.
     eval_choice: usize,
+    /// Time kept back on every move for the pipe and the GUI (milliseconds).
+    pub move_overhead_ms: i64,
+    /// UCI's `Ponder`: the GUI may send `go ponder` (the engine needs nothing else for it).
+    pub ponder: bool,
+    /// UCI's `UCI_Chess960`: positions are Chess960 positions and castling is written as
+    /// the king taking its rook.
+    pub chess960: bool,
     /// Names of the options the user set (the others follow the situation: a chess
     /// server turns resignation and whispers on).
     explicit: Vec<&'static str>,
@@ -106,6 +127,9 @@ impl Default for Settings {
             elo: 0,
             eval_file: String::new(),
             eval_choice: 0,
+            move_overhead_ms: 0,
+            ponder: false,
+            chess960: false,
             explicit: Vec::new(),
         };
         for spec in OPTIONS {
@@ -149,6 +173,11 @@ impl Settings {
         (self.multi_pv, self.limit_strength, self.elo)
     }
 
+    /// The time kept back on every move for the pipe and the GUI.
+    pub fn move_overhead(&self) -> Duration {
+        Duration::from_millis(u64::try_from(self.move_overhead_ms).unwrap_or(0))
+    }
+
     fn is_explicit(&self, name: &str) -> bool {
         self.explicit.contains(&name)
     }
@@ -176,12 +205,37 @@ enum Kind {
     File {
         value: fn(&mut Settings) -> &mut String,
     },
+    /// Something to do now; no value.
+    Button(Action),
 }
 
-/// One row of the table.
+/// What pressing a button does.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// `Clear Hash`: forget every search result (the game's own positions stay).
+    ClearHash,
+}
+
+/// The name under which a protocol offers an option, if it does.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Offered {
+    /// Under the row's own name.
+    AsIs,
+    /// Under another name, one this protocol's GUIs know.
+    As(&'static str),
+    /// Not at all: the protocol has its own command for it, or no use for it.
+    Not,
+}
+
+/// One row of the table: the option's own name (the one CECP shows) and kind, and how UCI
+/// offers it.
 struct OptionSpec {
     name: &'static str,
     kind: Kind,
+    /// Under which name CECP offers it.
+    cecp: Offered,
+    /// Under which name UCI offers it.
+    uci: Offered,
 }
 
 /// Every option the engine offers, in the order GUIs list them.
@@ -194,6 +248,8 @@ const OPTIONS: &[OptionSpec] = &[
             max: MAX_HASH_MB,
             value: |s| &mut s.hash_mb,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::AsIs,
     },
     OptionSpec {
         name: "Threads",
@@ -203,12 +259,16 @@ const OPTIONS: &[OptionSpec] = &[
             max: MAX_THREADS,
             value: |s| &mut s.threads,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::AsIs,
     },
     OptionSpec {
         name: "Book",
         kind: Kind::File {
             value: |s| &mut s.book,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::AsIs,
     },
     OptionSpec {
         name: "BookDepth",
@@ -218,6 +278,8 @@ const OPTIONS: &[OptionSpec] = &[
             max: 200,
             value: |s| &mut s.book_depth,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::AsIs,
     },
     OptionSpec {
         name: "BookVariety",
@@ -227,6 +289,8 @@ const OPTIONS: &[OptionSpec] = &[
             max: 100,
             value: |s| &mut s.book_variety,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::AsIs,
     },
     OptionSpec {
         name: "Resign",
@@ -236,6 +300,8 @@ const OPTIONS: &[OptionSpec] = &[
             max: 10_000,
             value: |s| &mut s.resign_cp,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::Not,
     },
     OptionSpec {
         name: "ResignMoves",
@@ -245,6 +311,8 @@ const OPTIONS: &[OptionSpec] = &[
             max: 100,
             value: |s| &mut s.resign_moves,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::Not,
     },
     OptionSpec {
         name: "Contempt",
@@ -254,6 +322,8 @@ const OPTIONS: &[OptionSpec] = &[
             max: 200,
             value: |s| &mut s.contempt_cp,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::AsIs,
     },
     OptionSpec {
         name: "DrawMargin",
@@ -263,6 +333,8 @@ const OPTIONS: &[OptionSpec] = &[
             max: 1_000,
             value: |s| &mut s.draw_margin_cp,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::Not,
     },
     OptionSpec {
         name: "Kibitz",
@@ -271,6 +343,8 @@ const OPTIONS: &[OptionSpec] = &[
             choices: &Broadcast::NAMES,
             value: |s| &mut s.kibitz_choice,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::Not,
     },
     OptionSpec {
         name: "ThinkingExtras",
@@ -278,6 +352,8 @@ const OPTIONS: &[OptionSpec] = &[
             default: true,
             value: |s| &mut s.thinking_extras,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::Not,
     },
     OptionSpec {
         name: "MultiPV",
@@ -287,6 +363,8 @@ const OPTIONS: &[OptionSpec] = &[
             max: MAX_LINES,
             value: |s| &mut s.multi_pv,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::AsIs,
     },
     OptionSpec {
         name: "LimitStrength",
@@ -294,6 +372,8 @@ const OPTIONS: &[OptionSpec] = &[
             default: false,
             value: |s| &mut s.limit_strength,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::As("UCI_LimitStrength"),
     },
     OptionSpec {
         name: "Elo",
@@ -303,6 +383,8 @@ const OPTIONS: &[OptionSpec] = &[
             max: 2800,
             value: |s| &mut s.elo,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::As("UCI_Elo"),
     },
     OptionSpec {
         name: "Eval",
@@ -311,12 +393,54 @@ const OPTIONS: &[OptionSpec] = &[
             choices: &Evaluation::NAMES,
             value: |s| &mut s.eval_choice,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::AsIs,
     },
     OptionSpec {
         name: "EvalFile",
         kind: Kind::File {
             value: |s| &mut s.eval_file,
         },
+        cecp: Offered::AsIs,
+        uci: Offered::AsIs,
+    },
+    OptionSpec {
+        // UCI's name has a space, which python-chess cannot read in a CECP option.
+        name: "MoveOverhead",
+        kind: Kind::Spin {
+            default: DEFAULT_OVERHEAD_SPIN,
+            min: 0,
+            max: MAX_OVERHEAD_MS,
+            value: |s| &mut s.move_overhead_ms,
+        },
+        cecp: Offered::AsIs,
+        uci: Offered::As("Move Overhead"),
+    },
+    OptionSpec {
+        name: "ClearHash",
+        kind: Kind::Button(Action::ClearHash),
+        cecp: Offered::AsIs,
+        uci: Offered::As("Clear Hash"),
+    },
+    OptionSpec {
+        name: "Ponder",
+        kind: Kind::Check {
+            default: false,
+            value: |s| &mut s.ponder,
+        },
+        // CECP's `hard` and `easy` say it.
+        cecp: Offered::Not,
+        uci: Offered::AsIs,
+    },
+    OptionSpec {
+        name: "UCI_Chess960",
+        kind: Kind::Check {
+            default: false,
+            value: |s| &mut s.chess960,
+        },
+        // CECP's `variant fischerandom` says it.
+        cecp: Offered::Not,
+        uci: Offered::AsIs,
     },
 ];
 
@@ -339,13 +463,35 @@ impl OptionSpec {
             Kind::Check { default, value } => *value(settings) = default,
             Kind::Combo { default, value, .. } => *value(settings) = default,
             Kind::File { value } => value(settings).clear(),
+            Kind::Button(_) => {}
         }
     }
 
-    /// Sets the option from the text after `=`. Numbers outside the range are clamped
-    /// into it, like the protocol's own `memory` command: a GUI that offers a larger
-    /// value than ours gets the nearest one.
-    fn set(&self, settings: &mut Settings, text: Option<&str>) -> Result<(), OptionError> {
+    /// The name `protocol` offers this option under, if it offers it.
+    fn offered_as(&self, protocol: Protocol) -> Option<&'static str> {
+        let offered = match protocol {
+            Protocol::Cecp => self.cecp,
+            Protocol::Uci => self.uci,
+        };
+        match offered {
+            Offered::AsIs => Some(self.name),
+            Offered::As(name) => Some(name),
+            Offered::Not => None,
+        }
+    }
+
+    /// Sets the option from the text after `=` (CECP) or `value` (UCI); a button's
+    /// action is returned, to be done by the caller. Numbers outside the range are
+    /// clamped into it, like the protocol's own `memory` command: a GUI that offers a
+    /// larger value than ours gets the nearest one.
+    fn set(
+        &self,
+        settings: &mut Settings,
+        text: Option<&str>,
+    ) -> Result<Option<Action>, OptionError> {
+        if let Kind::Button(action) = self.kind {
+            return Ok(Some(action));
+        }
         let text = text.map(str::trim).ok_or(OptionError::BadValue)?;
         match self.kind {
             Kind::Spin {
@@ -366,14 +512,17 @@ impl OptionSpec {
                 *value(settings) = index.ok_or(OptionError::BadValue)?;
             }
             Kind::File { value } => *value(settings) = text.to_string(),
+            Kind::Button(_) => {}
         }
         if !settings.explicit.contains(&self.name) {
             settings.explicit.push(self.name);
         }
-        Ok(())
+        Ok(None)
     }
 
-    fn announcement(&self) -> EngineOption {
+    /// The option as CECP's `feature option="..."` shows it, if CECP offers it.
+    fn cecp_announcement(&self) -> Option<cecp::EngineOption> {
+        use cecp::OptionKind;
         let kind = match self.kind {
             Kind::Spin {
                 default, min, max, ..
@@ -386,11 +535,35 @@ impl OptionSpec {
                 default,
             },
             Kind::File { .. } => OptionKind::File(String::new()),
+            Kind::Button(_) => OptionKind::Button,
         };
-        EngineOption {
-            name: self.name.to_string(),
+        Some(cecp::EngineOption {
+            name: self.offered_as(Protocol::Cecp)?.to_string(),
             kind,
-        }
+        })
+    }
+
+    /// The option as UCI's `option name ...` shows it, if UCI offers it.
+    fn uci_announcement(&self) -> Option<uci::EngineOption> {
+        use uci::OptionKind;
+        let kind = match self.kind {
+            Kind::Spin {
+                default, min, max, ..
+            } => OptionKind::Spin { default, min, max },
+            Kind::Check { default, .. } => OptionKind::Check(default),
+            Kind::Combo {
+                default, choices, ..
+            } => OptionKind::Combo {
+                choices: choices.iter().map(|c| c.to_string()).collect(),
+                default,
+            },
+            Kind::File { .. } => OptionKind::Text(String::new()),
+            Kind::Button(_) => OptionKind::Button,
+        };
+        Some(uci::EngineOption {
+            name: self.offered_as(Protocol::Uci)?.to_string(),
+            kind,
+        })
     }
 }
 
@@ -410,16 +583,37 @@ fn parse_number(text: &str) -> Option<i64> {
     Some(if negative { -magnitude } else { magnitude })
 }
 
-fn find(name: &str) -> Result<&'static OptionSpec, OptionError> {
+/// The option `protocol` offers as `name`. CECP's names match exactly; UCI's in any
+/// case, as the UCI specification asks (`setoption name hash value 32`).
+fn find(protocol: Protocol, name: &str) -> Result<&'static OptionSpec, OptionError> {
+    let matches = |offered: &str| match protocol {
+        Protocol::Cecp => offered == name,
+        Protocol::Uci => offered.eq_ignore_ascii_case(name),
+    };
     OPTIONS
         .iter()
-        .find(|spec| spec.name == name)
+        .find(|spec| spec.offered_as(protocol).is_some_and(matches))
         .ok_or(OptionError::Unknown)
 }
 
-/// `option NAME=VALUE` (or `option NAME` for a button).
-pub fn set(settings: &mut Settings, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-    find(name)?.set(settings, value)
+/// CECP's `option NAME=VALUE` (or `option NAME` for a button), or UCI's `setoption name
+/// NAME [value VALUE]`, as `protocol` names the option; a button's action is returned.
+pub fn set_as(
+    settings: &mut Settings,
+    protocol: Protocol,
+    name: &str,
+    value: Option<&str>,
+) -> Result<Option<Action>, OptionError> {
+    find(protocol, name)?.set(settings, value)
+}
+
+/// CECP's `option NAME=VALUE`.
+pub fn set(
+    settings: &mut Settings,
+    name: &str,
+    value: Option<&str>,
+) -> Result<Option<Action>, OptionError> {
+    set_as(settings, Protocol::Cecp, name, value)
 }
 
 /// `memory MB`: the GUI's total memory budget, all of it for the hash table.
@@ -435,24 +629,63 @@ pub fn set_cores(settings: &mut Settings, cores: u32) {
 }
 
 /// The options as announced in `feature option="..."`.
-pub fn announcements() -> Vec<EngineOption> {
-    OPTIONS.iter().map(OptionSpec::announcement).collect()
+pub fn announcements() -> Vec<cecp::EngineOption> {
+    OPTIONS
+        .iter()
+        .filter_map(OptionSpec::cecp_announcement)
+        .collect()
+}
+
+/// The options as `uci` announces them.
+pub fn uci_announcements() -> Vec<uci::EngineOption> {
+    OPTIONS
+        .iter()
+        .filter_map(OptionSpec::uci_announcement)
+        .collect()
 }
 
 // ------------------------------------------------------------- applying a change
 
 impl Game {
+    /// CECP's `option NAME[=VALUE]`.
     pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let mut settings = self.settings.clone();
-        if set(&mut settings, name, value).is_err() {
+        if self.apply_option(Protocol::Cecp, name, value).is_err() {
             let line = match value {
                 Some(v) => format!("option {name}={v}"),
                 None => format!("option {name}"),
             };
             self.error(ErrorKind::BadArgument, &line);
+        }
+    }
+
+    /// Sets the option `protocol` calls `name` and does what the change calls for; an
+    /// unknown name or a bad value changes nothing.
+    pub(super) fn apply_option(
+        &mut self,
+        protocol: Protocol,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), OptionError> {
+        let mut settings = self.settings.clone();
+        match set_as(&mut settings, protocol, name, value)? {
+            Some(Action::ClearHash) => self.clear_hash(),
+            None => self.change_settings(|s| *s = settings),
+        }
+        Ok(())
+    }
+
+    /// `Clear Hash`: every search result is forgotten (the game's positions stay). A
+    /// search that owes the GUI an answer goes on with the emptied table (its entries are
+    /// each checked against their key, so a half-cleared one is never misread); another
+    /// search starts over.
+    fn clear_hash(&mut self) {
+        if self.answer_pending() {
+            self.history.table().clear_search_results();
             return;
         }
-        self.change_settings(|s| *s = settings);
+        self.abort_search();
+        self.history.table().clear_search_results();
+        self.refresh_analysis();
     }
 
     /// Applies a change of the settings and does what it calls for.
@@ -501,17 +734,15 @@ impl Game {
                 log::warn!("network {path}: {why}");
                 self.network.get_or_insert_with(nnue::embedded);
                 self.settings.eval_file = previous_file;
-                self.send(Message::TellUserError(format!(
-                    "Cannot use network {path}: {why}"
-                )));
+                self.tell_user_error(format!("Cannot use network {path}: {why}"));
             }
         }
     }
 
-    /// A new table size. While the engine thinks on its own move the change waits for the
+    /// A new table size. While a search owes the GUI an answer the change waits for the
     /// next search (stopping would lose the move); analysis restarts with the new table.
     fn resize_hash(&mut self) {
-        if self.is_thinking() {
+        if self.answer_pending() {
             return;
         }
         self.abort_search();
@@ -532,17 +763,17 @@ impl Game {
             Ok((table, obtained)) => {
                 self.history.replace_table(Arc::new(table));
                 if obtained < requested {
-                    self.send(Message::TellUserError(format!(
+                    self.tell_user_error(format!(
                         "Hash reduced to {obtained} MB: {requested} MB cannot be allocated"
-                    )));
+                    ));
                 }
             }
             Err(error) => {
                 let kept = self.history.table().megabytes();
                 log::warn!("hash table kept: {error}");
-                self.send(Message::TellUserError(format!(
+                self.tell_user_error(format!(
                     "Hash kept at {kept} MB: {requested} MB cannot be allocated"
-                )));
+                ));
             }
         }
     }
@@ -577,6 +808,7 @@ mod tests {
             "MultiPV" => settings.multi_pv.to_string(),
             "LimitStrength" => settings.limit_strength.to_string(),
             "Book" => settings.book.clone(),
+            "MoveOverhead" => settings.move_overhead_ms.to_string(),
             _ => "?".to_string(),
         }
     }
@@ -611,10 +843,14 @@ mod tests {
             ("ThinkingExtras", Some("maybe"), bad),
             ("Book", Some(" /tmp/my book.bin "), Ok("/tmp/my book.bin")),
             ("Book", Some(""), Ok("")),
+            ("MoveOverhead", Some("30"), Ok("30")),
+            ("MoveOverhead", Some("-1"), Ok("0")),
+            ("MoveOverhead", Some("86400000"), Ok("5000")),
+            ("Move Overhead", Some("30"), Err(OptionError::Unknown)),
         ];
         for (name, value, expected) in cases {
             let mut settings = Settings::default();
-            let got = set(&mut settings, name, *value).map(|()| shown(&settings, name));
+            let got = set(&mut settings, name, *value).map(|_| shown(&settings, name));
             assert_eq!(
                 got.as_deref(),
                 expected.as_deref(),
@@ -630,6 +866,95 @@ mod tests {
         assert_eq!(settings.threads, MAX_THREADS);
         set_cores(&mut settings, 0);
         assert_eq!(settings.threads, 1);
+    }
+
+    /// Each protocol finds an option by its own name for it (UCI in any case), and not
+    /// by the other's; a button is pressed, not set.
+    #[test]
+    fn each_protocol_names_the_options_its_own_way() {
+        type Case = (
+            Protocol,
+            &'static str,
+            Option<&'static str>,
+            Result<Option<Action>, OptionError>,
+        );
+        let cases: &[Case] = &[
+            (Protocol::Uci, "UCI_Elo", Some("1500"), Ok(None)),
+            (Protocol::Uci, "uci_elo", Some("1500"), Ok(None)),
+            (Protocol::Uci, "Move Overhead", Some("20"), Ok(None)),
+            (
+                Protocol::Uci,
+                "Clear Hash",
+                None,
+                Ok(Some(Action::ClearHash)),
+            ),
+            (Protocol::Uci, "Ponder", Some("true"), Ok(None)),
+            (Protocol::Uci, "UCI_Chess960", Some("true"), Ok(None)),
+            (
+                Protocol::Uci,
+                "Elo",
+                Some("1500"),
+                Err(OptionError::Unknown),
+            ),
+            (
+                Protocol::Uci,
+                "Resign",
+                Some("500"),
+                Err(OptionError::Unknown),
+            ),
+            (Protocol::Cecp, "Elo", Some("1500"), Ok(None)),
+            (
+                Protocol::Cecp,
+                "ClearHash",
+                None,
+                Ok(Some(Action::ClearHash)),
+            ),
+            (
+                Protocol::Cecp,
+                "UCI_Elo",
+                Some("1500"),
+                Err(OptionError::Unknown),
+            ),
+            (
+                Protocol::Cecp,
+                "Ponder",
+                Some("1"),
+                Err(OptionError::Unknown),
+            ),
+            (
+                Protocol::Cecp,
+                "elo",
+                Some("1500"),
+                Err(OptionError::Unknown),
+            ),
+        ];
+        for (protocol, name, value, expected) in cases {
+            let mut settings = Settings::default();
+            let got = set_as(&mut settings, *protocol, name, *value);
+            assert_eq!(&got, expected, "{protocol:?} {name}");
+        }
+        // The same row underneath: UCI_Elo is Elo.
+        let mut settings = Settings::default();
+        set_as(&mut settings, Protocol::Uci, "UCI_Elo", Some("1500")).unwrap();
+        assert_eq!(settings.elo, 1500);
+        // Every name a protocol offers is found again under that name.
+        for (protocol, names) in [
+            (
+                Protocol::Cecp,
+                announcements()
+                    .into_iter()
+                    .map(|o| o.name)
+                    .collect::<Vec<_>>(),
+            ),
+            (
+                Protocol::Uci,
+                uci_announcements().into_iter().map(|o| o.name).collect(),
+            ),
+        ] {
+            for name in names {
+                assert!(find(protocol, &name).is_ok(), "{protocol:?} {name}");
+            }
+        }
     }
 
     #[test]

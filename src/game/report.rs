@@ -3,7 +3,8 @@
 
 use crate::cecp::{self, Stat01, Thinking, ThinkingExtras};
 use crate::chess::{Board, Move};
-use crate::search::{Info, Progress, SearchScore};
+use crate::search::{Info, Progress, Report, SearchScore};
+use crate::uci;
 use std::fmt;
 use std::time::Duration;
 
@@ -56,6 +57,63 @@ pub fn thinking_line(board: &Board, info: &Info, extras: bool) -> Thinking {
             tbhits: 0,
         }),
         pv: board.san_line(&info.pv),
+    }
+}
+
+/// A search score as UCI writes it: mates counted in moves, negative when mated.
+pub fn uci_score(score: SearchScore) -> uci::Score {
+    match score {
+        SearchScore::Centipawns(cp) => uci::Score::Centipawns(cp),
+        SearchScore::Mate(plies) => {
+            let moves = (plies.abs() + 1) / 2;
+            uci::Score::Mate(if plies > 0 { moves } else { -moves })
+        }
+    }
+}
+
+/// The `info` line of a search `report`: `multipv` its rank when several lines are
+/// searched, `hashfull` the table's fill, `pv` its line in UCI's coordinates. A new best
+/// move within an iteration is a lower bound of what the iteration will find.
+pub fn uci_info(
+    report: &Report,
+    multipv: Option<usize>,
+    hashfull: u32,
+    pv: Vec<String>,
+) -> uci::Info {
+    let info = report.info();
+    let bound = match report {
+        Report::NewBest(_) => uci::ScoreBound::Lower,
+        Report::Iteration(_) | Report::OtherLine(_) => uci::ScoreBound::Exact,
+    };
+    uci::Info {
+        depth: u32::try_from(info.depth).unwrap_or(0),
+        seldepth: u32::try_from(info.seldepth).unwrap_or(0),
+        multipv,
+        score: uci_score(info.score),
+        bound,
+        nodes: info.nodes,
+        nps: nodes_per_second(info.nodes, info.elapsed),
+        hashfull,
+        tbhits: 0,
+        time_ms: u64::try_from(info.elapsed.as_millis()).unwrap_or(u64::MAX),
+        pv,
+    }
+}
+
+/// The `info` line for a position without a legal move: depth 0 and its `score`.
+pub fn uci_final_info(score: uci::Score) -> uci::Info {
+    uci::Info {
+        depth: 0,
+        seldepth: 0,
+        multipv: None,
+        score,
+        bound: uci::ScoreBound::Exact,
+        nodes: 0,
+        nps: 0,
+        hashfull: 0,
+        tbhits: 0,
+        time_ms: 0,
+        pv: Vec::new(),
     }
 }
 

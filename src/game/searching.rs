@@ -7,7 +7,7 @@
 
 use super::options::Broadcast;
 use super::report::{self, SearchSummary};
-use super::{Event, Game, Mode};
+use super::{Event, Game, Mode, Protocol};
 use crate::cecp::{GameResult, Message};
 use crate::chess::{Color, Ending, Move};
 use crate::eval;
@@ -36,6 +36,12 @@ pub enum SearchKind {
     Ponder { predicted: Move },
     /// Analyze mode: results are only shown.
     Analyze,
+    /// UCI's `go`: its result is `bestmove`, printed when it ends, unless the GUI holds
+    /// it (`held`: `go infinite` and `go ponder`, until `stop` or `ponderhit`).
+    Go {
+        /// `bestmove` waits for the GUI's word even when the search has ended.
+        held: bool,
+    },
 }
 
 /// The search thread and what the game needs to know about it.
@@ -43,7 +49,7 @@ pub struct RunningSearch {
     id: u64,
     pub kind: SearchKind,
     pub control: Arc<SearchControl>,
-    handle: Option<JoinHandle<()>>,
+    handle: Option<JoinHandle<SearchResult>>,
     /// The position entered speculatively into the table for a ponder search (removed
     /// again if the prediction fails).
     speculative_key: Option<u64>,
@@ -54,6 +60,8 @@ pub struct RunningSearch {
     line_shown: bool,
     /// What becomes of its lines while it is a ponder search.
     ponder_output: PonderOutput,
+    /// Which of the lines of a multi-PV iteration was reported last (1: the best).
+    line_rank: usize,
 }
 
 /// What becomes of the thinking lines of a ponder search. Its lines start with the reply
@@ -87,10 +95,20 @@ pub enum PonderOutput {
 }
 
 impl RunningSearch {
-    fn join(&mut self) {
-        if let Some(handle) = self.handle.take() {
-            let _ = handle.join();
-        }
+    /// Waits for the search thread to end; its result, unless it was taken already.
+    pub(super) fn join(&mut self) -> Option<SearchResult> {
+        self.handle.take().and_then(|handle| handle.join().ok())
+    }
+
+    /// The search's id, which its events carry.
+    pub(super) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The result of a search that ended by itself while held (a ponder search, a UCI
+    /// `go infinite` or `go ponder`), taken.
+    pub(super) fn take_finished(&mut self) -> Option<SearchResult> {
+        self.finished.take()
     }
 }
 
@@ -98,6 +116,15 @@ impl Game {
     /// Whether the engine is thinking on its own move (its `move` is still to come).
     pub fn is_thinking(&self) -> bool {
         self.search_kind() == Some(SearchKind::Think)
+    }
+
+    /// Whether the running search owes the GUI an answer (CECP's `move`, UCI's
+    /// `bestmove`), so it may be stopped but never forgotten.
+    pub(super) fn answer_pending(&self) -> bool {
+        matches!(
+            self.search_kind(),
+            Some(SearchKind::Think | SearchKind::Go { .. })
+        )
     }
 
     /// The position a ponder search entered into the table ahead of the game.
@@ -169,22 +196,29 @@ impl Game {
     }
 
     fn limits_for(&self, kind: SearchKind) -> Limits {
-        match kind {
-            SearchKind::Think => self.think_limits(),
+        let limits = match kind {
+            SearchKind::Think | SearchKind::Go { .. } => self.think_limits(),
             SearchKind::Ponder { .. } => Limits {
                 depth: self.time.depth,
                 ..Limits::default()
             },
             SearchKind::Analyze => Limits::default(),
+        };
+        Limits {
+            overhead: Some(self.settings.move_overhead()),
+            ..limits
         }
     }
 
     fn think_limits(&self) -> Limits {
         let session_start = self.time.session_start_ply();
         let made = self.history.moves_of_side_to_move_since(session_start);
-        let mut limits = self.time.limits(made);
+        self.paced_for_level(self.time.limits(made))
+    }
+
+    /// A level is done in a moment: it still takes the time full strength would plan.
+    pub(super) fn paced_for_level(&self, mut limits: Limits) -> Limits {
         if self.settings.limit_strength {
-            // A level is done in a moment: it still takes the time full strength would plan.
             limits.min_time = Budget::for_limits(&limits).map(|budget| budget.soft);
         }
         limits
@@ -198,7 +232,14 @@ impl Game {
             .then(|| Strength::new(elo, rand::random::<u64>()))
     }
 
+    /// Starts a search of the kind asked, with the limits the CECP clock sets for it.
     pub(super) fn start_search(&mut self, kind: SearchKind) {
+        let limits = self.limits_for(kind);
+        self.launch_search(kind, limits);
+    }
+
+    /// Starts a search of the kind asked, within `limits`.
+    pub(super) fn launch_search(&mut self, kind: SearchKind, limits: Limits) {
         self.apply_pending_table();
         let mut board = self.history.board().clone();
         let mut root_moves = self.root_moves();
@@ -216,15 +257,26 @@ impl Game {
         }
         let mut options = self.search_options;
         options.noise_seed = self.random.then(|| rand::random::<u64>() | 1);
-        if kind == SearchKind::Analyze {
-            options.lines = usize::try_from(self.settings.multi_pv).unwrap_or(1);
-        } else {
-            options.contempt = eval::from_centipawns(self.contempt_cp());
-            options.strength = self.strength();
+        let lines = usize::try_from(self.settings.multi_pv).unwrap_or(1);
+        match kind {
+            SearchKind::Analyze => options.lines = lines,
+            SearchKind::Think | SearchKind::Ponder { .. } => {
+                options.contempt = eval::from_centipawns(self.contempt_cp());
+                options.strength = self.strength();
+            }
+            // UCI shows as many lines as MultiPV asks in every search; a level chooses
+            // among lines of its own.
+            SearchKind::Go { .. } => {
+                options.contempt = eval::from_centipawns(self.contempt_cp());
+                options.strength = self.strength();
+                if options.strength.is_none() {
+                    options.lines = lines;
+                }
+            }
         }
         let request = SearchRequest {
             board,
-            limits: self.limits_for(kind),
+            limits,
             root_moves,
             options,
             threads: usize::try_from(self.settings.threads).unwrap_or(1),
@@ -253,6 +305,7 @@ impl Game {
                 until: Instant::now() + PONDER_OUTPUT_HOLD,
                 lines: Vec::new(),
             },
+            line_rank: 0,
         });
     }
 
@@ -321,11 +374,19 @@ impl Game {
     }
 
     pub(super) fn on_report(&mut self, id: u64, report: Report) {
-        let Some(kind) = self.search.as_ref().filter(|s| s.id == id).map(|s| s.kind) else {
+        let Some(s) = self.search.as_mut().filter(|s| s.id == id) else {
             return; // from a search already forgotten
         };
+        let kind = s.kind;
+        s.line_rank = match report {
+            Report::OtherLine(_) => s.line_rank + 1,
+            Report::Iteration(_) | Report::NewBest(_) => 1,
+        };
+        let line_rank = s.line_rank;
         let info = report.info().clone();
-        if self.post {
+        if self.protocol == Protocol::Uci {
+            self.send_uci_info(&report, line_rank);
+        } else if self.post {
             // Ponder lines start with the reply we expect, so they read from the position
             // the GUI shows.
             let mut line = info.clone();
@@ -438,9 +499,15 @@ impl Game {
                 }
                 self.play_engine_move(result);
             }
-            SearchKind::Ponder { .. } => {
-                // Keep the result for a ponder hit; nothing to print now.
+            SearchKind::Ponder { .. } | SearchKind::Go { held: true } => {
+                // Keep the result for a ponder hit, `ponderhit` or `stop`; nothing to
+                // print now.
                 s.finished = Some(result);
+            }
+            SearchKind::Go { held: false } => {
+                let mut s = self.search.take().expect("checked above");
+                s.join();
+                self.send_best_move(&result);
             }
             SearchKind::Analyze => {}
         }
@@ -564,14 +631,15 @@ fn quick_search(
     (!result.best_move.is_none()).then_some(result.best_move)
 }
 
-/// Runs `request` on a thread of its own, sending its reports and result as events.
+/// Runs `request` on a thread of its own, sending its reports and result as events; the
+/// thread also returns the result, for a caller that must have it at once.
 fn spawn_search(
     id: u64,
     request: SearchRequest,
     table: Arc<search::TranspositionTable>,
     control: Arc<SearchControl>,
     events: std::sync::mpsc::Sender<Event>,
-) -> JoinHandle<()> {
+) -> JoinHandle<SearchResult> {
     std::thread::Builder::new()
         .name("search".into())
         .stack_size(SEARCH_STACK_BYTES)
@@ -581,7 +649,11 @@ fn spawn_search(
                 let _ = events.send(Event::Report { id, report });
             };
             let result = search::search(&request, &table, &control, &mut report);
-            let _ = events.send(Event::Done { id, result });
+            let _ = events.send(Event::Done {
+                id,
+                result: result.clone(),
+            });
+            result
         })
         .expect("spawn the search thread")
 }

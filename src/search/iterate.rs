@@ -21,6 +21,12 @@ fn iteration_limit(depth: u32) -> i32 {
     i32::try_from(depth).map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH))
 }
 
+/// Whether `score` is a mate for the side to move in `moves` moves or fewer (`go mate`).
+fn mates_within(score: i32, moves: u32) -> bool {
+    let plies = i32::try_from(moves.saturating_mul(2)).unwrap_or(i32::MAX);
+    score >= MATE_BOUND && MATE - score < plies
+}
+
 impl Searcher<'_> {
     /// The main thread's search: iterative deepening with thinking output until a limit
     /// is reached or the search is stopped. It returns the line it reported last: the
@@ -70,6 +76,10 @@ impl Searcher<'_> {
                 || self.must_stop()
                 || self.time_for_next_iteration_is_up(time_scale)
                 || mate_is_settled(score, depth, MATE_DEPTH_MARGIN)
+                || self
+                    .limits
+                    .mate
+                    .is_some_and(|moves| mates_within(score, moves))
             {
                 break;
             }

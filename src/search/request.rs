@@ -36,6 +36,12 @@ pub struct Limits {
     /// Return no move before this much time has passed (unless stopped): a limited
     /// strength, done in a moment, still takes a natural share of its clock.
     pub min_time: Option<Duration>,
+    /// Stop once a mate in this many moves (or fewer) is found for the side to move
+    /// (UCI `go mate`).
+    pub mate: Option<u32>,
+    /// Time kept back on every move for the pipe and the GUI (`Move Overhead`); the
+    /// search's own `MOVE_OVERHEAD` when not given.
+    pub overhead: Option<Duration>,
 }
 
 /// Behaviour switches, for measuring one scheme against another.

@@ -24,18 +24,19 @@ pub struct Budget {
 impl Budget {
     /// A fixed time per move: use it all (leftover time is lost anyway, and a stopped
     /// iteration still improves the move), minus overhead: a share of it, at least
-    /// `MOVE_OVERHEAD`, at most a quarter (a tiny `st` still leaves time to search).
-    pub fn for_move_time(move_time: Duration) -> Budget {
-        let margin = MOVE_OVERHEAD
+    /// `overhead` (the reserve for the pipe and the GUI), at most a quarter (a tiny `st`
+    /// still leaves time to search).
+    pub fn for_move_time(move_time: Duration, overhead: Duration) -> Budget {
+        let margin = overhead
             .max(move_time / MOVE_TIME_RESERVE_DIVISOR)
             .min(move_time / MOVE_TIME_MAX_RESERVE_DIVISOR);
         let hard = move_time.saturating_sub(margin).max(MIN_BUDGET);
         Budget { soft: hard, hard }
     }
 
-    /// A share of the clock.
-    pub fn for_clock(clock: &Clock) -> Budget {
-        let reserve = MOVE_OVERHEAD.saturating_add(clock.remaining / RESERVE_FRACTION);
+    /// A share of the clock, keeping `overhead` back for the pipe and the GUI.
+    pub fn for_clock(clock: &Clock, overhead: Duration) -> Budget {
+        let reserve = overhead.saturating_add(clock.remaining / RESERVE_FRACTION);
         let usable = clock.remaining.saturating_sub(reserve);
         let moves = clock.moves_to_go.unwrap_or(SUDDEN_DEATH_MOVES).max(1);
         // With several moves to go the increment of the moves after this one is coming,
@@ -55,8 +56,12 @@ impl Budget {
     /// The budget for `limits`, if any time limit applies (the tighter of `st` and the
     /// clock when both are given).
     pub fn for_limits(limits: &Limits) -> Option<Budget> {
-        let by_move = limits.move_time.map(Budget::for_move_time);
-        let by_clock = limits.clock.as_ref().map(Budget::for_clock);
+        let overhead = limits.overhead.unwrap_or(MOVE_OVERHEAD);
+        let by_move = limits.move_time.map(|t| Budget::for_move_time(t, overhead));
+        let by_clock = limits
+            .clock
+            .as_ref()
+            .map(|c| Budget::for_clock(c, overhead));
         match (by_move, by_clock) {
             (Some(a), Some(b)) => Some(Budget {
                 soft: a.soft.min(b.soft),
@@ -116,11 +121,14 @@ mod tests {
     }
 
     fn clock(remaining: u64, increment: u64, moves_to_go: Option<u32>) -> Budget {
-        Budget::for_clock(&Clock {
-            remaining: ms(remaining),
-            increment: ms(increment),
-            moves_to_go,
-        })
+        Budget::for_clock(
+            &Clock {
+                remaining: ms(remaining),
+                increment: ms(increment),
+                moves_to_go,
+            },
+            MOVE_OVERHEAD,
+        )
     }
 
     /// Named clock situations: the hard limit must always leave time on the clock.
@@ -166,11 +174,14 @@ mod tests {
             ("u64::MAX ms on the clock", ms(u64::MAX), ms(u64::MAX), None),
         ];
         for (name, remaining, increment, moves_to_go) in cases {
-            let b = Budget::for_clock(&Clock {
-                remaining,
-                increment,
-                moves_to_go,
-            });
+            let b = Budget::for_clock(
+                &Clock {
+                    remaining,
+                    increment,
+                    moves_to_go,
+                },
+                MOVE_OVERHEAD,
+            );
             assert!(b.soft <= b.hard, "{name}: {b:?}");
             assert!(b.hard >= MIN_BUDGET, "{name}: {b:?}");
         }
@@ -188,9 +199,9 @@ mod tests {
 
     #[test]
     fn move_time_is_a_hard_cap_with_overhead() {
-        let b = Budget::for_move_time(ms(1_000));
+        let b = Budget::for_move_time(ms(1_000), MOVE_OVERHEAD);
         assert_eq!(b.hard, ms(900));
-        let tiny = Budget::for_move_time(ms(50));
+        let tiny = Budget::for_move_time(ms(50), MOVE_OVERHEAD);
         assert!(tiny.hard <= ms(50) && tiny.hard >= ms(30), "{tiny:?}");
         let both = Budget::for_limits(&Limits {
             move_time: Some(ms(500)),

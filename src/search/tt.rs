@@ -125,6 +125,9 @@ const DEPTH_SHIFT: u32 = 32;
 const BOUND_SHIFT: u32 = 40;
 const PROTECTED_BIT: u64 = 1 << 42;
 const AGE_SHIFT: u32 = 48;
+/// Slots `hashfull` looks at: a thousand, as engines sample for UCI's permille.
+const HASHFULL_SAMPLE: usize = 1000;
+const PERMILLE: usize = 1000;
 /// Depth field stores `depth + DEPTH_BIAS` so quiescence depths (≤ 0) fit in a byte.
 const DEPTH_BIAS: i32 = 64;
 
@@ -443,6 +446,22 @@ impl TranspositionTable {
     /// Keys of all game positions held.
     pub fn game_positions(&self) -> Vec<u64> {
         self.game_keys.lock().expect("lock poisoned").clone()
+    }
+
+    /// How full the table is, in permille, as UCI's `hashfull` reports it: the share of
+    /// the first thousand slots that hold a result of the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Relaxed);
+        let slots = self.buckets.iter().flat_map(|bucket| bucket.0.iter());
+        let sample: Vec<u64> = slots
+            .take(HASHFULL_SAMPLE)
+            .map(|slot| slot.load().1)
+            .collect();
+        let used = sample
+            .iter()
+            .filter(|&&data| data != 0 && !is_protected(data) && age_of(data) == age)
+            .count();
+        u32::try_from(used * PERMILLE / sample.len().max(1)).unwrap_or(0)
     }
 
     /// Forgets search results but keeps the game positions.

@@ -38,3 +38,34 @@ pub fn board_after(moves: &[&str]) -> Board {
 
 pub mod engine;
 pub mod game;
+
+/// Writes a Polyglot book of `(position, move, weight)` entries to a temporary file.
+pub fn write_book(
+    name: &str,
+    entries: &[(&ferrimax::chess::Board, &str, u16)],
+) -> std::path::PathBuf {
+    use ferrimax::book::{encode, polyglot_key};
+    let raw: Vec<(u64, u16, u16)> = entries
+        .iter()
+        .map(|(board, text, weight)| {
+            let m = board.parse_move(text).expect("a legal book move");
+            (polyglot_key(board), encode(m), *weight)
+        })
+        .collect();
+    write_raw_book(name, raw)
+}
+
+/// Writes Polyglot entries `(key, move field, weight)`, sorted, to a temporary file.
+pub fn write_raw_book(name: &str, mut raw: Vec<(u64, u16, u16)>) -> std::path::PathBuf {
+    raw.sort_unstable();
+    let mut bytes = Vec::new();
+    for (key, mv, weight) in raw {
+        bytes.extend_from_slice(&key.to_be_bytes());
+        bytes.extend_from_slice(&mv.to_be_bytes());
+        bytes.extend_from_slice(&weight.to_be_bytes());
+        bytes.extend_from_slice(&0u32.to_be_bytes());
+    }
+    let path = std::env::temp_dir().join(format!("ferrimax-{name}-{}.bin", std::process::id()));
+    std::fs::write(&path, bytes).expect("write the book");
+    path
+}

@@ -31,7 +31,8 @@ fn protover_announces_every_feature_between_done_0_and_done_1() {
              option=\"Kibitz -combo *off /// whisper /// kibitz\" \
              option=\"ThinkingExtras -check 1\" option=\"MultiPV -spin 1 1 64\" \
              option=\"LimitStrength -check 0\" option=\"Elo -spin 2000 1000 2800\" \
-             option=\"Eval -combo *nnue /// classical\" option=\"EvalFile -file \"",
+             option=\"Eval -combo *nnue /// classical\" option=\"EvalFile -file \" \
+             option=\"MoveOverhead -spin 50 0 5000\" option=\"ClearHash -button\"",
             "feature done=1",
         ]
     );

@@ -15,6 +15,7 @@ mod modes;
 mod play;
 mod policy;
 mod positions;
+mod uci;
 
 /// No output at all.
 pub const SILENT: [&str; 0] = [];

@@ -3,6 +3,7 @@
 
 use crate::SILENT;
 use crate::common::game::{Driver, ThinkingLine, is_move, is_thinking_line};
+use crate::common::{write_book, write_raw_book};
 use crate::positions::*;
 use std::collections::BTreeSet;
 
@@ -537,34 +538,6 @@ fn a_settled_mate_ends_the_analysis() {
         .collect();
     assert!(depths.iter().all(|&depth| depth <= 3), "{rest:?}");
     assert_eq!(d.send_now("exit"), SILENT);
-}
-
-/// Writes a Polyglot book of `(position, move, weight)` entries to a temporary file.
-fn write_book(name: &str, entries: &[(&ferrimax::chess::Board, &str, u16)]) -> std::path::PathBuf {
-    use ferrimax::book::{encode, polyglot_key};
-    let raw: Vec<(u64, u16, u16)> = entries
-        .iter()
-        .map(|(board, text, weight)| {
-            let m = board.parse_move(text).expect("a legal book move");
-            (polyglot_key(board), encode(m), *weight)
-        })
-        .collect();
-    write_raw_book(name, raw)
-}
-
-/// Writes Polyglot entries `(key, move field, weight)`, sorted, to a temporary file.
-fn write_raw_book(name: &str, mut raw: Vec<(u64, u16, u16)>) -> std::path::PathBuf {
-    raw.sort_unstable();
-    let mut bytes = Vec::new();
-    for (key, mv, weight) in raw {
-        bytes.extend_from_slice(&key.to_be_bytes());
-        bytes.extend_from_slice(&mv.to_be_bytes());
-        bytes.extend_from_slice(&weight.to_be_bytes());
-        bytes.extend_from_slice(&0u32.to_be_bytes());
-    }
-    let path = std::env::temp_dir().join(format!("ferrimax-{name}-{}.bin", std::process::id()));
-    std::fs::write(&path, bytes).expect("write the book");
-    path
 }
 
 /// A book game: book moves come at once with a thinking line whose PV starts with `(`,

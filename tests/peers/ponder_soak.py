@@ -4,7 +4,10 @@ python-chess's `play(..., ponder=True, info=INFO_ALL)` under a running clock kep
 script (as a server keeps it), the opponent's draw offer passed on, both sides Ferrimax
 in two processes, so each ponders while the other thinks.
 
-    ponder_soak.py ENGINE [--controls 60+1:10,5+0.05:100] [--seed S] [--max-plies N]
+    ponder_soak.py ENGINE [--controls 60+1:10,5+0.05:100] [--seed S] [--max-plies N] [--uci]
+
+With --uci the engines speak UCI (`popen_uci`): python-chess then ponders with `go ponder`,
+and answers a hit with `ponderhit`, a miss with `stop` and the new position.
 
 A control is BASE+INC seconds, then the number of games at it. Counted as faults: an
 EngineError or a dead engine, an illegal or missing move, a clock run out, and an
@@ -108,6 +111,7 @@ def main():
     ap.add_argument("--controls", default="5+0.05:4")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-plies", type=int, default=300)
+    ap.add_argument("--uci", action="store_true")
     args = ap.parse_args()
     # python-chess's warnings (a rejected feature, unexpected output) reach stderr, where
     # the test looks for them.
@@ -116,8 +120,8 @@ def main():
     total = Tally()
     engines = None
     try:
-        engines = {side: chess.engine.SimpleEngine.popen_xboard(args.engine)
-                   for side in (chess.WHITE, chess.BLACK)}
+        popen = chess.engine.SimpleEngine.popen_uci if args.uci else chess.engine.SimpleEngine.popen_xboard
+        engines = {side: popen(args.engine) for side in (chess.WHITE, chess.BLACK)}
         for base, inc, games in parse_controls(args.controls):
             tally = Tally()
             endings = {}
