@@ -279,7 +279,7 @@ fn help_and_version() {
     assert_eq!(status, 0);
     assert!(out.starts_with("Ferrimax, a chess engine"), "{out}");
     for mode in [
-        "perft", "divide", "bench", "epd", "selfplay", "datagen", "train", "tune",
+        "perft", "divide", "bench", "epd", "selfplay", "datagen", "train", "tune", "genfens",
     ] {
         assert!(out.contains(&format!("\n  {mode} ")), "{mode}: {out}");
         let (status, help, err) = ferrimax(&[mode, "--help"]);
@@ -327,6 +327,24 @@ fn epd_runs_a_suite_and_counts_the_solved() {
     assert!(out.ends_with("solved 4 of 4\n"), "{out}");
 }
 
+/// OpenBench's bench convention: the last line is `N nodes M nps`, and N, the signature,
+/// is the same on every run.
+#[test]
+fn bench_ends_with_the_node_count_and_speed() {
+    let signature = || {
+        let (status, out, err) = ferrimax(&["bench", "4"]);
+        assert_eq!(status, 0, "{err}");
+        let last = out.lines().last().unwrap_or_default().to_string();
+        let fields: Vec<&str> = last.split(' ').collect();
+        let [nodes, "nodes", speed, "nps"] = fields[..] else {
+            panic!("last line: {last}");
+        };
+        assert!(speed.parse::<u64>().is_ok(), "{last}");
+        nodes.parse::<u64>().expect("a node count")
+    };
+    assert_eq!(signature(), signature());
+}
+
 /// Long work shows its progress on stderr, never on stdout.
 #[test]
 fn progress_goes_to_stderr_only() {
@@ -342,4 +360,75 @@ fn progress_goes_to_stderr_only() {
     assert_eq!(status, 0);
     assert!(err.contains("perft 20/20"), "{err}");
     assert!(out.starts_with("nodes 8902\n"), "{out}");
+}
+
+/// The positions of `genfens` output: each line `info string genfens FEN`, the FEN
+/// whole (OpenBench reads the move counters as its fifth and sixth fields).
+fn genfens_positions(out: &str) -> Vec<ferrimax::chess::Board> {
+    out.lines()
+        .map(|line| {
+            let fen = line
+                .strip_prefix("info string genfens ")
+                .unwrap_or_else(|| panic!("not a genfens line: {line}"));
+            assert_eq!(fen.split(' ').count(), 6, "{fen}");
+            ferrimax::chess::Board::from_fen(fen).expect("a position")
+        })
+        .collect()
+}
+
+/// OpenBench's request as its client sends it, the request in one argument (with its
+/// trailing space when the workload adds nothing) and then `quit`: that many playable
+/// positions, the same for the same seed, the same as the request typed with flags.
+#[test]
+fn genfens_answers_openbench() {
+    let request = ["genfens 6 seed 42 book None ", "quit"];
+    let (status, out, err) = ferrimax(&request);
+    assert_eq!(status, 0, "{err}");
+    let positions = genfens_positions(&out);
+    assert_eq!(positions.len(), 6, "{out}");
+    assert!(positions.iter().all(|b| b.has_legal_move()), "{out}");
+    assert_eq!(
+        ferrimax(&request).1,
+        out,
+        "the same seed, the same positions"
+    );
+    let (_, other, _) = ferrimax(&["genfens 6 seed 43 book None", "quit"]);
+    assert_ne!(other, out, "another seed");
+    let (status, typed, _) = ferrimax(&["genfens", "6", "--seed", "42", "--book", "None"]);
+    assert_eq!((status, typed), (0, out));
+
+    let from_book = [
+        "genfens 5 seed 9 book tests/data/openings.epd depth 4",
+        "quit",
+    ];
+    let (status, out, err) = ferrimax(&from_book);
+    assert_eq!(status, 0, "{err}");
+    let positions = genfens_positions(&out);
+    assert_eq!(positions.len(), 5, "{out}");
+    assert!(
+        positions.iter().all(|b| b.fullmove_number() >= 2),
+        "a book position and two or three plies: {out}"
+    );
+
+    let cases: &[(&str, &[&str], &str)] = &[
+        (
+            "missing book",
+            &["genfens 2 seed 1 book /nonexistent.epd", "quit"],
+            "/nonexistent.epd",
+        ),
+        (
+            "a book that is no EPD",
+            &["genfens 2 seed 1 book Cargo.toml", "quit"],
+            "Cargo.toml: line 1",
+        ),
+        (
+            "count not a number",
+            &["genfens many seed 1", "quit"],
+            "'many'",
+        ),
+        ("seed not a number", &["genfens 2 seed x", "quit"], "--seed"),
+    ];
+    for (name, args, names) in cases {
+        assert_usage_error(name, args, names);
+    }
 }

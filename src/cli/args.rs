@@ -58,6 +58,7 @@ pub enum Mode {
     ///
     /// With one thread (the default) N is the search's signature: every change of search
     /// or evaluation changes it, a pure speed-up does not.
+    #[command(verbatim_doc_comment)]
     Bench(BenchArgs),
     /// Run an EPD test suite (bm/am) and count the positions solved
     Epd(EpdArgs),
@@ -65,12 +66,14 @@ pub enum Mode {
     ///
     /// Each game opens with 8 random plies, then both sides search a fixed number of
     /// nodes a move; --eval is classical unless told (the tuner's games).
+    #[command(verbatim_doc_comment)]
     Selfplay(SelfplayArgs),
     /// Training positions for a learned evaluation, from self-play games
     ///
     /// The quiet positions of self-play games, each with the search's score and the
     /// game's result, appended to OUT as 32-byte records; OUT.progress says how far a run
     /// came, and the same command resumes it. --eval is nnue unless told.
+    #[command(verbatim_doc_comment)]
     Datagen(DatagenArgs),
     /// Train a network on datagen's positions
     Train(TrainArgs),
@@ -78,7 +81,17 @@ pub enum Mode {
     ///
     /// Prints the errors of each pass and the changed weights on stderr, the new weights
     /// on stdout in the syntax of src/eval/weights.rs.
+    #[command(verbatim_doc_comment)]
     Tune(TuneArgs),
+    /// Varied opening positions for OpenBench, one "info string genfens FEN" line each
+    ///
+    /// OpenBench asks for them in one argument, `ferrimax "genfens N seed S book B" quit`,
+    /// which is read as `ferrimax genfens N --seed S --book B`. Each position is the start
+    /// position, or one of the book's chosen by the seed, with a few random plies played;
+    /// positions without a legal move, repeated ones and those a short search scores as
+    /// already won or lost are left out. The same seed gives the same positions.
+    #[command(verbatim_doc_comment)]
+    Genfens(GenfensArgs),
 }
 
 /// `perft DEPTH [FEN]`.
@@ -143,7 +156,7 @@ pub struct BenchArgs {
     ///
     /// A move that fails high during internal iterative deepening is searched to full
     /// depth at once instead of ending that shallow iteration.
-    #[arg(long, overrides_with = "no_self_deepening")]
+    #[arg(long, overrides_with = "no_self_deepening", verbatim_doc_comment)]
     pub self_deepening: bool,
     /// Search without self-deepening (the default)
     #[arg(long, overrides_with = "self_deepening")]
@@ -368,6 +381,41 @@ where
         return Err("it must be at least 1".into());
     }
     Ok(n)
+}
+
+/// `genfens N [--seed S] [--book FILE|None] [-- EXTRA...]`.
+#[derive(Args)]
+pub struct GenfensArgs {
+    /// Positions to print
+    #[arg(value_name = "N")]
+    pub count: u64,
+    /// The seed of the random choices
+    #[command(flatten)]
+    pub seed: SeedArg,
+    /// Start positions, one EPD or FEN a line, or None for the start position
+    #[arg(long, value_name = "FILE|None", default_value = "None", value_parser = book_source)]
+    pub book: BookSource,
+    /// What OpenBench's workload adds after the book; read and ignored
+    #[arg(last = true, value_name = "EXTRA")]
+    pub extra: Vec<String>,
+}
+
+/// Where `genfens` starts its positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BookSource {
+    /// The standard start position (OpenBench's `book None`).
+    StartPosition,
+    /// The positions of an EPD or FEN file.
+    File(PathBuf),
+}
+
+/// OpenBench names no book `None`.
+fn book_source(text: &str) -> Result<BookSource, String> {
+    Ok(if text == "None" {
+        BookSource::StartPosition
+    } else {
+        BookSource::File(PathBuf::from(text))
+    })
 }
 
 /// A parser of `1..=max`, for `usize` values.

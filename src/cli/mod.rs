@@ -8,6 +8,7 @@ mod args;
 pub mod bench;
 mod datagen;
 mod epd;
+mod genfens;
 mod progress;
 mod tune;
 
@@ -31,6 +32,7 @@ pub const USAGE_ERROR: i32 = 2;
 /// Runs the command line `args` (the program's name first, as `std::env::args_os` gives
 /// it) and returns the exit status: 0 for `--help` and `--version`, 2 for a usage error.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
+    let args = genfens::openbench_request(args.into_iter().collect());
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(error) => {
@@ -49,6 +51,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Some(Mode::Selfplay(args)) => tune::run_selfplay(&args),
         Some(Mode::Datagen(args)) => datagen::run_datagen(&args),
         Some(Mode::Train(args)) => datagen::run_train(&args),
+        Some(Mode::Genfens(args)) => genfens::run_genfens(&args),
     }
 }
 
