@@ -432,3 +432,70 @@ fn genfens_answers_openbench() {
         assert_usage_error(name, args, names);
     }
 }
+
+/// A scratch folder of this test process, emptied first.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ferrimax-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// `datagen OUT --pgn FILE`: the records of the scored games, appended, reading back as
+/// the library makes them; a self-play run's file and a flag of self-play are refused.
+#[test]
+fn datagen_takes_the_scored_moves_of_pgn_games() {
+    use ferrimax::tune::datagen::{RECORD_BYTES, Record, pgn_game_records};
+    let dir = scratch("datagen-pgn");
+    let out = dir.join("games.bin");
+    let out_text = out.to_str().expect("a UTF-8 path");
+    let pgn = "tests/data/scored.pgn";
+    let (status, stdout, err) = ferrimax(&["datagen", out_text, "--pgn", pgn]);
+    assert_eq!(status, 0, "{err}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(err.contains("2 games, 11 positions"), "{err}");
+    let text = std::fs::read_to_string(pgn).expect("the games");
+    let wanted: Vec<Record> = ferrimax::tune::pgn::read_games(&text)
+        .iter()
+        .flat_map(pgn_game_records)
+        .collect();
+    assert_eq!(wanted.len(), 11);
+    let read_back = |bytes: &[u8]| -> Vec<Record> {
+        assert_eq!(bytes.len() % RECORD_BYTES, 0);
+        bytes
+            .chunks_exact(RECORD_BYTES)
+            .map(|chunk| Record::from_bytes(chunk.try_into().expect("a record")).expect("valid"))
+            .collect()
+    };
+    assert_eq!(read_back(&std::fs::read(&out).expect("written")), wanted);
+    // A second run appends.
+    let (status, _, err) = ferrimax(&["datagen", out_text, "--pgn", pgn, pgn]);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(read_back(&std::fs::read(&out).expect("written")).len(), 33);
+
+    std::fs::write(dir.join("games.bin.progress"), "games 0\n").expect("written");
+    let (status, _, err) = ferrimax(&["datagen", out_text, "--pgn", pgn]);
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("self-play run"), "{err}");
+    let (status, _, err) = ferrimax(&["datagen", "other.bin", "--pgn", "/nonexistent.pgn"]);
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("/nonexistent.pgn"), "{err}");
+    assert!(
+        !std::path::Path::new("other.bin").exists(),
+        "nothing written"
+    );
+    for (name, flag, value) in [
+        ("games", "--games", "3"),
+        ("nodes", "--nodes", "100"),
+        ("threads", "--threads", "2"),
+        ("seed", "--seed", "2"),
+        ("evaluation", "--eval", "classical"),
+    ] {
+        assert_usage_error(
+            name,
+            &["datagen", out_text, "--pgn", pgn, flag, value],
+            flag,
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,19 +1,21 @@
 //! The learned evaluation's tools. `ferrimax datagen OUT --games N [--nodes N]
 //! [--threads N] [--seed N]`: training data (`tune::datagen`), appended to OUT with a
 //! progress file beside it (`OUT.progress`), so a run stopped at any moment resumes where
-//! it was with the same command. `ferrimax train DATA... --out NET [...]`: a network
-//! trained on such data (`tune::train`).
+//! it was with the same command. `ferrimax datagen OUT --pgn FILE...`: the same records
+//! from the scored games of match runners' PGN files. `ferrimax train DATA... --out NET
+//! [...]`: a network trained on such data (`tune::train`).
 
 use super::USAGE_ERROR;
 use super::args::{DatagenArgs, TrainArgs};
 use crate::eval::Evaluation;
 use crate::eval::nnue::Network;
 use crate::tune::datagen::{self, RECORD_BYTES, Record};
+use crate::tune::pgn;
 use crate::tune::selfplay::SelfPlay;
 use crate::tune::train::{self, Settings};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::channel;
@@ -97,16 +99,75 @@ impl Progress {
 /// otherwise); the exit status.
 pub fn run_datagen(args: &DatagenArgs) -> i32 {
     let settings = args.play.settings(Evaluation::Network);
-    // Clap requires --games.
-    let games = args.games.unwrap_or_default();
     let threads = args.play.threads.count as u64;
-    match generate(&args.out, games, settings, threads) {
+    // Clap requires --games unless --pgn is given.
+    let done = match args.games {
+        Some(games) => generate(&args.out, games, settings, threads),
+        None => convert_games(&args.out, &args.pgn),
+    };
+    match done {
         Ok(()) => 0,
         Err(why) => {
             eprintln!("datagen: {why}");
             USAGE_ERROR
         }
     }
+}
+
+/// Appends the records of every finished game of the PGN `files` to `out`
+/// (`datagen::pgn_game_records`), file after file; a count on stderr. A self-play run's
+/// file is refused: its progress file vouches for its length, and a resumed run would
+/// cut the records off again.
+fn convert_games(out: &Path, files: &[PathBuf]) -> Result<(), String> {
+    if Progress::path(out).exists() {
+        return Err(format!(
+            "{} is a self-play run's data ({} beside it): write the games' records to \
+             another file (train reads several)",
+            out.display(),
+            Progress::path(out).display()
+        ));
+    }
+    // Every file is opened before anything is written, so a wrong name changes nothing.
+    let opened = files
+        .iter()
+        .map(|path| File::open(path).map_err(|e| format!("{}: {e}", path.display())))
+        .collect::<Result<Vec<File>, String>>()?;
+    let mut data = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let length = data
+        .metadata()
+        .map_err(|e| format!("{}: {e}", out.display()))?
+        .len();
+    if !length.is_multiple_of(RECORD_BYTES as u64) {
+        return Err(format!(
+            "{}: {length} bytes, not whole {RECORD_BYTES}-byte records",
+            out.display()
+        ));
+    }
+    let (mut games, mut positions) = (0u64, 0u64);
+    for (mut file, path) in opened.into_iter().zip(files) {
+        let mut text = String::new();
+        file.read_to_string(&mut text)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        for game in pgn::read_games(&text) {
+            let records = datagen::pgn_game_records(&game);
+            let bytes: Vec<u8> = records.iter().flat_map(Record::to_bytes).collect();
+            data.write_all(&bytes)
+                .map_err(|e| format!("{}: {e}", out.display()))?;
+            games += 1;
+            positions += records.len() as u64;
+        }
+    }
+    data.flush()
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    eprintln!(
+        "datagen: {games} games, {positions} positions appended to {}",
+        out.display()
+    );
+    Ok(())
 }
 
 /// Plays games until `games` are written to `out`, resuming a run the progress file
