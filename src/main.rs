@@ -13,13 +13,5 @@ fn init_logging() {
 fn main() {
     init_logging();
     // `args_os`: an argument that is not valid Unicode is a usage error, not a panic.
-    let Ok(args) = std::env::args_os()
-        .skip(1)
-        .map(|a| a.into_string())
-        .collect::<Result<Vec<String>, _>>()
-    else {
-        eprintln!("{}  (an argument is not valid Unicode)", cli::USAGE);
-        std::process::exit(cli::USAGE_ERROR);
-    };
-    std::process::exit(cli::run(&args));
+    std::process::exit(cli::run(std::env::args_os()));
 }

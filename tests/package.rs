@@ -43,11 +43,14 @@ fn the_manual_page_names_every_option_and_mode() {
         .output()
         .expect("ferrimax --help");
     let help = String::from_utf8_lossy(&help.stdout).to_string();
+    // Clap lists the modes under "Commands:", one a line, up to a blank line.
     let modes: Vec<&str> = help
         .lines()
-        .filter_map(|l| l.trim_start().strip_prefix("ferrimax "))
-        .filter_map(|rest| rest.split_whitespace().next())
-        .filter(|mode| !mode.starts_with('-'))
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|mode| *mode != "help")
         .collect();
     assert!(modes.len() >= 6, "{modes:?}");
     for mode in modes {

@@ -1,29 +1,25 @@
 //! The learned evaluation's tools. `ferrimax datagen OUT --games N [--nodes N]
 //! [--threads N] [--seed N]`: training data (`tune::datagen`), appended to OUT with a
 //! progress file beside it (`OUT.progress`), so a run stopped at any moment resumes where
-//! it was with the same command. `ferrimax train DATA... --out NET [...]`: a network
-//! trained on such data (`tune::train`).
+//! it was with the same command. `ferrimax datagen OUT --pgn FILE...`: the same records
+//! from the scored games of match runners' PGN files. `ferrimax train DATA... --out NET
+//! [...]`: a network trained on such data (`tune::train`).
 
 use super::USAGE_ERROR;
-use super::tune::SelfPlayFlags;
+use super::args::{DatagenArgs, TrainArgs};
 use crate::eval::Evaluation;
-use crate::eval::nnue::{self, Activation, Network};
+use crate::eval::nnue::Network;
 use crate::tune::datagen::{self, RECORD_BYTES, Record};
+use crate::tune::pgn;
 use crate::tune::selfplay::SelfPlay;
 use crate::tune::train::{self, Settings};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::channel;
 use std::time::Instant;
-
-const DATAGEN_USAGE: &str = "usage: ferrimax datagen OUT --games N [--nodes N] [--threads N] [--seed N] \
-     [--eval nnue|classical]";
-/// Nodes a move unless told: a few thousand, as engines like ours trained their first
-/// networks on.
-const DEFAULT_DATAGEN_NODES: u64 = 5_000;
 
 /// How far a run has come: what the progress file holds.
 #[derive(Debug, PartialEq, Eq)]
@@ -99,32 +95,79 @@ impl Progress {
     }
 }
 
-/// Runs `ferrimax datagen`; the exit status.
-pub fn run_datagen(args: &[String]) -> i32 {
-    let usage = |why: &str| {
-        eprintln!("{DATAGEN_USAGE}  ({why})");
-        USAGE_ERROR
+/// Runs `ferrimax datagen` (games with the embedded network unless `--eval` says
+/// otherwise); the exit status.
+pub fn run_datagen(args: &DatagenArgs) -> i32 {
+    let settings = args.play.settings(Evaluation::Network);
+    let threads = args.play.threads.count as u64;
+    // Clap requires --games unless --pgn is given.
+    let done = match args.games {
+        Some(games) => generate(&args.out, games, settings, threads),
+        None => convert_games(&args.out, &args.pgn),
     };
-    let Some(out) = args.first().filter(|a| !a.starts_with("--")) else {
-        return usage("no output file");
-    };
-    let out = PathBuf::from(out);
-    let flags =
-        match SelfPlayFlags::parse(&args[1..], DEFAULT_DATAGEN_NODES, Evaluation::Network, true) {
-            Ok(flags) => flags,
-            Err(why) => return usage(&why),
-        };
-    let (settings, threads) = (flags.settings, flags.threads);
-    let Some(games) = flags.games else {
-        return usage("--games is needed");
-    };
-    match generate(&out, games, settings, threads) {
+    match done {
         Ok(()) => 0,
         Err(why) => {
             eprintln!("datagen: {why}");
             USAGE_ERROR
         }
     }
+}
+
+/// Appends the records of every finished game of the PGN `files` to `out`
+/// (`datagen::pgn_game_records`), file after file; a count on stderr. A self-play run's
+/// file is refused: its progress file vouches for its length, and a resumed run would
+/// cut the records off again.
+fn convert_games(out: &Path, files: &[PathBuf]) -> Result<(), String> {
+    if Progress::path(out).exists() {
+        return Err(format!(
+            "{} is a self-play run's data ({} beside it): write the games' records to \
+             another file (train reads several)",
+            out.display(),
+            Progress::path(out).display()
+        ));
+    }
+    // Every file is opened before anything is written, so a wrong name changes nothing.
+    let opened = files
+        .iter()
+        .map(|path| File::open(path).map_err(|e| format!("{}: {e}", path.display())))
+        .collect::<Result<Vec<File>, String>>()?;
+    let mut data = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let length = data
+        .metadata()
+        .map_err(|e| format!("{}: {e}", out.display()))?
+        .len();
+    if !length.is_multiple_of(RECORD_BYTES as u64) {
+        return Err(format!(
+            "{}: {length} bytes, not whole {RECORD_BYTES}-byte records",
+            out.display()
+        ));
+    }
+    let (mut games, mut positions) = (0u64, 0u64);
+    for (mut file, path) in opened.into_iter().zip(files) {
+        let mut text = String::new();
+        file.read_to_string(&mut text)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        for game in pgn::read_games(&text) {
+            let records = datagen::pgn_game_records(&game);
+            let bytes: Vec<u8> = records.iter().flat_map(Record::to_bytes).collect();
+            data.write_all(&bytes)
+                .map_err(|e| format!("{}: {e}", out.display()))?;
+            games += 1;
+            positions += records.len() as u64;
+        }
+    }
+    data.flush()
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    eprintln!(
+        "datagen: {games} games, {positions} positions appended to {}",
+        out.display()
+    );
+    Ok(())
 }
 
 /// Plays games until `games` are written to `out`, resuming a run the progress file
@@ -200,72 +243,37 @@ fn generate(out: &Path, games: u64, settings: SelfPlay, threads: u64) -> Result<
     Ok(())
 }
 
-const TRAIN_USAGE: &str = "usage: ferrimax train DATA... --out NET [--hidden N] [--epochs N] \
-     [--batch N] [--lr X] [--result-weight X] [--mirror 0|1] [--activation crelu|screlu] [--buckets N] [--threads N] [--seed N]\n\
-     \x20      ferrimax train DATA... --validate NET [--result-weight X]";
-
 /// Runs `ferrimax train`: reads every record of the DATA files, trains (progress on
-/// stderr) and writes the integer network to NET; the exit status.
-pub fn run_train(args: &[String]) -> i32 {
-    let usage = |why: &str| {
-        eprintln!("{TRAIN_USAGE}  ({why})");
-        USAGE_ERROR
+/// stderr) and writes the integer network to NET, or with `--validate` prints a
+/// network's held-out loss; the exit status.
+pub fn run_train(args: &TrainArgs) -> i32 {
+    let settings = Settings {
+        hidden: args.hidden,
+        epochs: args.epochs,
+        batch: args.batch,
+        learning_rate: args.lr,
+        result_weight: args.result_weight,
+        threads: args.threads.count,
+        seed: args.seed.value,
+        mirror: args.mirror == 1,
+        activation: args.activation,
+        buckets: args.buckets,
     };
-    let mut files = Vec::new();
-    let mut out = None;
-    let mut validate = None;
-    let mut settings = Settings::default();
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        if !arg.starts_with("--") {
-            files.push(PathBuf::from(arg));
-            continue;
-        }
-        let Some(value) = rest.next() else {
-            return usage(&format!("{arg} needs a value"));
-        };
-        let number = value
-            .parse::<f32>()
-            .ok()
-            .filter(|n| n.is_finite() && *n >= 0.0);
-        let count = value.parse::<usize>().ok();
-        match (arg.as_str(), number, count) {
-            ("--out", _, _) => out = Some(PathBuf::from(value)),
-            ("--validate", _, _) => validate = Some(PathBuf::from(value)),
-            ("--activation", _, _) => match Activation::named(value) {
-                Some(activation) => settings.activation = activation,
-                None => return usage(&format!("bad {arg} {value}")),
-            },
-            ("--hidden", _, Some(n)) if (1..=4096).contains(&n) => settings.hidden = n,
-            ("--buckets", _, Some(n)) if (1..=nnue::MAX_BUCKETS).contains(&n) => {
-                settings.buckets = n;
-            }
-            ("--epochs", _, Some(n)) => settings.epochs = n,
-            ("--batch", _, Some(n)) if n > 0 => settings.batch = n,
-            ("--threads", _, Some(n)) => settings.threads = n.clamp(1, super::MAX_BENCH_THREADS),
-            ("--seed", _, Some(n)) => settings.seed = n as u64,
-            ("--mirror", _, Some(n)) if n <= 1 => settings.mirror = n == 1,
-            ("--lr", Some(x), _) if x > 0.0 => settings.learning_rate = x,
-            ("--result-weight", Some(x), _) if x <= 1.0 => settings.result_weight = x,
-            _ => return usage(&format!("bad {arg} {value}")),
-        }
-    }
-    if files.is_empty() {
-        return usage("no data file");
-    }
-    let (path, validate) = match (out, validate) {
-        (Some(out), None) => (out, None),
-        (None, Some(net)) => match Network::read(&net) {
-            Ok(network) => (net, Some(network)),
+    let files = &args.files;
+    // Clap requires exactly one of --out and --validate.
+    let (path, validate) = match (&args.out, &args.validate) {
+        (Some(out), _) => (out.clone(), None),
+        (None, Some(net)) => match Network::read(net) {
+            Ok(network) => (net.clone(), Some(network)),
             Err(why) => {
                 eprintln!("train: {}: {why}", net.display());
                 return USAGE_ERROR;
             }
         },
-        _ => return usage("--out or --validate is needed, not both"),
+        (None, None) => return super::refuse("train", "--out or --validate is needed"),
     };
     let mut records = Vec::new();
-    for file in &files {
+    for file in files {
         match read_records(file) {
             Ok(read) => records.extend(read),
             Err(why) => {

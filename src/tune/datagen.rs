@@ -7,11 +7,15 @@
 //! a mate. A game is written whole, in game order whatever thread played it, so a run is
 //! the same file for a seed on any number of threads; a progress file beside the data says
 //! how many games and bytes are complete, so a stopped run resumes where it was.
+//!
+//! The same records, under the same filter, come from other engines' games too: a match
+//! runner's PGN (cutechess, fastchess, as OpenBench returns a workload's games) scores
+//! each move an engine searched in its comment (`pgn_game_records`).
 
-use super::pgn::Outcome;
+use super::pgn::{EngineScore, Game, Outcome, engine_score};
 use super::selfplay::{self, SelfPlay};
 use crate::chess::{Board, Color, Move, Piece, Setup, Square};
-use crate::eval;
+use crate::eval::{self, PAWN_VALUE};
 use crate::search::MATE_BOUND;
 use std::fmt;
 
@@ -168,19 +172,53 @@ fn teaches(board: &Board, best: Move, score: i32) -> bool {
     !board.in_check() && board.is_quiet(best) && score.abs() < MATE_BOUND
 }
 
+/// The score a record keeps for `board` when the engine's view of it (best move `best`,
+/// score `score` in internal units for the side to move) can teach a static evaluation
+/// (see `teaches`): `centipawns`, saturated to the record's 16 bits. Self-play games and
+/// PGN games both keep their positions through it.
+fn taught_score(board: &Board, best: Move, score: i32, centipawns: i32) -> Option<i16> {
+    teaches(board, best, score).then(|| {
+        i16::try_from(centipawns).unwrap_or(if centipawns > 0 { i16::MAX } else { i16::MIN })
+    })
+}
+
+/// Centipawns in the search's internal units, exactly (`eval::from_centipawns` stops at a
+/// queen's worth, which would let a score past the mate bound through `teaches`).
+fn internal_units(centipawns: i32) -> i32 {
+    let units = i64::from(centipawns) * i64::from(PAWN_VALUE) / 100;
+    i32::try_from(units).unwrap_or(if units > 0 { i32::MAX } else { i32::MIN })
+}
+
 /// The records of self-play game number `index` (from 0) under `settings`.
 pub fn game_records(settings: SelfPlay, index: u64) -> Vec<Record> {
     let mut kept: Vec<(Board, i16)> = Vec::new();
     let game = selfplay::play_game(settings, index, |board, best, score| {
-        if teaches(board, best, score) {
-            let cp = eval::to_centipawns(score);
-            let cp = i16::try_from(cp).unwrap_or(if cp > 0 { i16::MAX } else { i16::MIN });
+        if let Some(cp) = taught_score(board, best, score, eval::to_centipawns(score)) {
             kept.push((board.clone(), cp));
         }
     });
     kept.iter()
         .map(|(board, cp)| Record::new(board, *cp, game.outcome))
         .collect()
+}
+
+/// The records of a game of a match runner's PGN: each position whose move carries the
+/// engine's score in centipawns and can teach (the same filter as self-play's), with that
+/// score and the game's result. The runners write the score from the mover's side, which
+/// is the record's side to move, so it is kept as it is. Book moves (`{book}`), moves
+/// without a score and mate scores give no record.
+pub fn pgn_game_records(game: &Game) -> Vec<Record> {
+    let mut board = game.start.clone();
+    let mut records = Vec::new();
+    for (&m, comment) in game.moves.iter().zip(&game.comments) {
+        if let Some(EngineScore::Centipawns(cp)) = engine_score(comment)
+            && let Some(score) = taught_score(&board, m, internal_units(cp), cp)
+        {
+            records.push(Record::new(&board, score, game.outcome));
+        }
+        board.make_move(m);
+    }
+    records
 }
 
 #[cfg(test)]
@@ -213,6 +251,51 @@ mod tests {
             Record::from_bytes(&bad),
             Err(RecordError::BadField("result"))
         );
+    }
+
+    /// tests/data/scored.pgn, written by hand as cutechess writes a match's games.
+    const SCORED_GAMES: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/scored.pgn"
+    ));
+
+    /// The scored games' records: book moves, captures, a move without a score, a score
+    /// past the mate bound, moves out of check, mate scores and the unfinished game give
+    /// none; the others keep the mover's score as the side to move's, and the result.
+    #[test]
+    fn pgn_games_give_their_scored_quiet_positions() {
+        let games = crate::tune::pgn::read_games(SCORED_GAMES);
+        assert_eq!(games.len(), 2, "the unfinished game gives nothing");
+        let records: Vec<Vec<Record>> = games.iter().map(pgn_game_records).collect();
+        let scores = |records: &[Record]| records.iter().map(|r| r.score).collect::<Vec<_>>();
+        let sides = |records: &[Record]| records.iter().map(|r| r.side).collect::<Vec<_>>();
+        let (w, b) = (Color::White, Color::Black);
+        // Nf3 Nc6 Bb5 a6 O-O d4 Bg4 Bh5 c4 (the captures, ...f6 without a score and h3
+        // at +500.00 give none).
+        assert_eq!(
+            scores(&records[0]),
+            [35, -20, 41, -18, 28, 0, -15, -60, 120]
+        );
+        assert_eq!(sides(&records[0]), [w, b, w, b, w, w, b, b, w]);
+        assert!(records[0].iter().all(|r| r.result == 2), "1-0");
+        // ...Ra2+ and ...Ra4 (White's moves out of check and the mate scores give none).
+        assert_eq!(scores(&records[1]), [510, 530]);
+        assert_eq!(sides(&records[1]), [b, b]);
+        assert!(records[1].iter().all(|r| r.result == 0), "0-1");
+        let placement = |r: &Record| {
+            let fen = r.board().expect("a position").to_fen();
+            fen.split(' ').take(2).collect::<Vec<_>>().join(" ")
+        };
+        assert_eq!(
+            placement(&records[0][0]),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w",
+            "the position the move was played from, after the book's 1. e4 e5"
+        );
+        assert_eq!(placement(&records[1][1]), "8/3k4/8/8/8/2K5/r7/8 b");
+        for record in records.iter().flatten() {
+            let bytes = record.to_bytes();
+            assert_eq!(Record::from_bytes(&bytes).as_ref(), Ok(record));
+        }
     }
 
     /// A game's records: only positions a static evaluation can learn from, each with the
