@@ -13,5 +13,6 @@ pub mod eval;
 pub mod game;
 pub mod memory;
 pub mod search;
+pub mod tablebase;
 pub mod tune;
 pub mod uci;

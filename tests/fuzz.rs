@@ -139,7 +139,14 @@ const FENS: &[&str] = &[
     "8/8/8/8/8/8/8/8 w - - 0 1",
     "kkk5/8/8/8/8/8/8/KKK5 w - - 0 1",
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w KQkq - 0 1",
+    // In the test tablebases (tests/data/syzygy), which the sessions use.
+    "8/8/8/8/2k5/8/1r6/3QK3 w - - 0 1",
+    "8/8/8/3r4/8/2k5/8/R3K3 b - - 7 40",
+    "8/8/8/8/8/5k2/1P6/1K6 w - - 0 1",
 ];
+
+/// The test tablebases, which the fuzzed sessions probe.
+const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
 
 /// A random line for the game manager: commands with random arguments, moves (legal,
 /// illegal, SAN), FENs, edit-mode lines, pure noise, and mutations of all of these.
@@ -185,6 +192,8 @@ fn random_line(rng: &mut StdRng, board: &Board) -> String {
                     "BookDepth",
                     "Contempt",
                     "ThinkingExtras",
+                    "SyzygyProbeDepth",
+                    "Syzygy50MoveRule",
                     "Nonsense"
                 ]
             ),
@@ -315,6 +324,7 @@ fn the_game_manager_survives_random_sessions() {
     for _ in 0..SESSIONS * scale() {
         let mut d = Driver::new();
         d.send_all(&["xboard", "protover 2", "sd 2", "post"]);
+        d.send(&format!("egtpath syzygy {TABLES}"));
         let mut next_ping = 0u32;
         for _ in 0..COMMANDS {
             let our_ping = rng.random_range(0..10) == 0;
@@ -508,6 +518,7 @@ fn random_uci_line(rng: &mut StdRng, board: &Board) -> String {
                     START_FEN,
                     "8/8/8/8/8/8/8/8 w - - 0 1",
                     "k7/8/1K6/8/8/8/8/7R w - - 0 1",
+                    "8/8/8/8/2k5/8/1r6/3QK3 w - - 0 1",
                     "not a fen"
                 ]
             ),
@@ -561,6 +572,9 @@ fn random_uci_line(rng: &mut StdRng, board: &Board) -> String {
                     "Ponder",
                     "Contempt",
                     "Nonsense",
+                    "SyzygyProbeDepth",
+                    "Syzygy50MoveRule",
+                    "SyzygyPath",
                     "Book",
                     "Eval"
                 ]
@@ -626,6 +640,7 @@ fn the_uci_front_end_survives_random_sessions() {
     for _ in 0..SESSIONS * scale() {
         let mut d = Driver::new();
         d.send("uci");
+        d.send(&format!("setoption name SyzygyPath value {TABLES}"));
         let (mut gos, mut answers) = (0, 0);
         for _ in 0..COMMANDS {
             let line = random_uci_line(&mut rng, d.board());

@@ -86,6 +86,33 @@ fn python_chess_uci_client_plays_analyses_and_keeps_limits() {
     assert!(stdout.contains("uci client: all ok"), "{stdout}");
 }
 
+/// Won endings drawn at random from the test tablebases are converted, and drawn ones
+/// held, against Stockfish using the same tables (tests/peers/tablebase_conversion.py;
+/// the run was 50 of each with the 5-piece tables).
+#[test]
+#[ignore = "needs python-chess and Stockfish (installed by .ci/run)"]
+fn tablebase_endings_are_converted_and_held_against_stockfish() {
+    let tables = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy");
+    let tables = tables.to_str().expect("a UTF-8 path");
+    let (stdout, _) = run_peer_script(
+        "tablebase_conversion.py",
+        &[
+            "--tables",
+            tables,
+            "--won",
+            "3",
+            "--drawn",
+            "3",
+            "--movetime",
+            "0.1",
+        ],
+    );
+    assert!(
+        stdout.contains("conversion: 3 of 3 won converted, 0 of 3 drawn lost"),
+        "{stdout}"
+    );
+}
+
 /// A shorter run of the soak that alternates play, analysis and undo in one engine
 /// process (tests/peers/python_chess_soak.py; the long run used more cycles),
 /// with two search threads.

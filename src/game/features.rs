@@ -30,6 +30,7 @@ impl Game {
             Feature::Memory(true),
             Feature::Smp(true),
             Feature::Exclude(true),
+            Feature::Egt("syzygy".to_string()),
         ]));
         let options = options::announcements().into_iter().map(Feature::Option);
         self.send(Message::Feature(options.collect()));

@@ -214,6 +214,8 @@ pub struct Game {
     /// The network the search evaluates with: the embedded one, or the one `EvalFile`
     /// names once read; none for the hand-written evaluation (`option Eval=classical`).
     network: Option<Arc<crate::eval::nnue::Network>>,
+    /// The endgame tablebases `SyzygyPath` or `egtpath syzygy` opened, if any.
+    tablebases: Option<Arc<crate::tablebase::Tablebases>>,
     search_options: SearchOptions,
 }
 
@@ -262,6 +264,7 @@ impl Game {
             hopeless_moves: 0,
             book: None,
             network: Some(crate::eval::nnue::embedded()),
+            tablebases: None,
             search_options: SearchOptions::default(),
         }
     }
@@ -501,6 +504,9 @@ impl Game {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Exclude(set) => self.change_exclusions(set, true),
             Command::Include(set) => self.change_exclusions(set, false),
+            Command::EgtPath { kind, path } if kind == "syzygy" => {
+                self.change_settings(|s| s.syzygy_path = path);
+            }
             Command::EgtPath { .. } | Command::SetScore { .. } => {}
             Command::Lift(_) | Command::Put(_) | Command::Hover(_) => {}
             Command::Partner(_) | Command::Ptell(_) | Command::Holding(_) => {}

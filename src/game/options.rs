@@ -13,6 +13,7 @@ use crate::cecp::{self, ErrorKind};
 use crate::eval::Evaluation;
 use crate::eval::nnue::{self, Network};
 use crate::search::{DEFAULT_HASH_MB, MOVE_OVERHEAD};
+use crate::tablebase::Tablebases;
 use crate::uci;
 use std::sync::Arc;
 use std::time::Duration;
@@ -102,6 +103,14 @@ pub struct Settings {
     /// UCI's `UCI_Chess960`: positions are Chess960 positions and castling is written as
     /// the king taking its rook.
     pub chess960: bool,
+    /// Folders of Syzygy tablebases, separated as the system separates paths (`:` on
+    /// Unix); empty for none. CECP's `egtpath syzygy` sets it too.
+    pub syzygy_path: String,
+    /// Positions with as many pieces as the largest tables are probed this many plies
+    /// from the horizon or more.
+    pub syzygy_probe_depth: i64,
+    /// Wins the fifty-move rule spoils count as draws.
+    pub syzygy_50_move_rule: bool,
     /// Names of the options the user set (the others follow the situation: a chess
     /// server turns resignation and whispers on).
     explicit: Vec<&'static str>,
@@ -130,6 +139,9 @@ impl Default for Settings {
             move_overhead_ms: 0,
             ponder: false,
             chess960: false,
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 0,
+            syzygy_50_move_rule: false,
             explicit: Vec::new(),
         };
         for spec in OPTIONS {
@@ -433,6 +445,35 @@ const OPTIONS: &[OptionSpec] = &[
         uci: Offered::AsIs,
     },
     OptionSpec {
+        name: "SyzygyPath",
+        kind: Kind::File {
+            value: |s| &mut s.syzygy_path,
+        },
+        // CECP's `egtpath syzygy` says it.
+        cecp: Offered::Not,
+        uci: Offered::AsIs,
+    },
+    OptionSpec {
+        name: "SyzygyProbeDepth",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+            value: |s| &mut s.syzygy_probe_depth,
+        },
+        cecp: Offered::AsIs,
+        uci: Offered::AsIs,
+    },
+    OptionSpec {
+        name: "Syzygy50MoveRule",
+        kind: Kind::Check {
+            default: true,
+            value: |s| &mut s.syzygy_50_move_rule,
+        },
+        cecp: Offered::AsIs,
+        uci: Offered::AsIs,
+    },
+    OptionSpec {
         name: "UCI_Chess960",
         kind: Kind::Check {
             default: false,
@@ -690,6 +731,7 @@ impl Game {
 
     /// Applies a change of the settings and does what it calls for.
     pub(super) fn change_settings(&mut self, change: impl FnOnce(&mut Settings)) {
+        let old_tables = self.settings.syzygy_path.clone();
         let old_book = self.settings.book.clone();
         let old_evaluation = self.settings.evaluation();
         let old_threads = self.settings.threads;
@@ -706,6 +748,9 @@ impl Game {
         }
         if self.settings.book != old_book {
             self.load_book();
+        }
+        if self.settings.syzygy_path != old_tables {
+            self.load_tablebases();
         }
         if self.settings.evaluation() != old_evaluation {
             self.load_network(old_evaluation.1);
@@ -735,6 +780,33 @@ impl Game {
                 self.network.get_or_insert_with(nnue::embedded);
                 self.settings.eval_file = previous_file;
                 self.tell_user_error(format!("Cannot use network {path}: {why}"));
+            }
+        }
+    }
+
+    /// Opens the tablebases `SyzygyPath` (or `egtpath syzygy`) names, or none for an
+    /// empty path. What could not be used is told to the user, and the engine plays on
+    /// with the tables that could (or none). The next search uses them.
+    fn load_tablebases(&mut self) {
+        let path = self.settings.syzygy_path.clone();
+        self.tablebases = None;
+        if path.trim().is_empty() {
+            return;
+        }
+        match Tablebases::open(&path) {
+            Ok(opened) => {
+                log::info!(
+                    "{} Syzygy table files, up to {} pieces",
+                    opened.tables.files(),
+                    opened.tables.max_pieces()
+                );
+                if !opened.problems.is_empty() {
+                    self.tell_user_error(format!("Syzygy: {}", opened.problems.join("; ")));
+                }
+                self.tablebases = Some(Arc::new(opened.tables));
+            }
+            Err(problems) => {
+                self.tell_user_error(format!("Syzygy: no tables used: {}", problems.join("; ")));
             }
         }
     }

@@ -6,6 +6,7 @@ use super::{Game, Mode};
 use crate::cecp::Message;
 use crate::chess::{Board, Color, PieceType};
 use crate::eval;
+use crate::tablebase::Wdl;
 
 /// A human rated this much below us is "clearly weaker": contempt grows beyond it.
 const CLEARLY_WEAKER_GAP: i32 = 150;
@@ -80,7 +81,7 @@ impl Game {
     /// its own search ([`Game::answer_pending_draw`]); while the opponent is to move, our
     /// last score is that of this very position, so it may be accepted at once too.
     pub(super) fn answer_draw_offer(&mut self) {
-        if eval::is_dead_draw(self.board()) {
+        if self.is_dead_drawn() {
             self.send(Message::OfferDraw);
             return;
         }
@@ -115,9 +116,20 @@ impl Game {
         score_cp <= draw_value - self.settings.draw_margin_cp
     }
 
+    /// Whether the position is drawn whatever anyone plays: by its material, or because
+    /// the endgame tablebases say so (with its fifty-move counter, the fifty-move rule
+    /// counted as `Syzygy50MoveRule` says).
+    fn is_dead_drawn(&self) -> bool {
+        let board = self.board();
+        let by_tables = self.tablebases.as_ref().and_then(|t| t.probe(board));
+        eval::is_dead_draw(board)
+            || by_tables
+                .is_some_and(|wdl| wdl.counted(self.settings.syzygy_50_move_rule) == Wdl::Draw)
+    }
+
     /// Offers a draw once per game when the position (before our move) is dead drawn.
     pub(super) fn offer_draw_if_dead(&mut self) {
-        if !self.draw_offered && eval::is_dead_draw(self.board()) {
+        if !self.draw_offered && self.is_dead_drawn() {
             self.draw_offered = true;
             self.send(Message::OfferDraw);
         }

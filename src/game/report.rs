@@ -14,10 +14,22 @@ const KIBITZ_PV_MOVES: usize = 10;
 pub const MAX_SUMMARY_CHARS: usize = 200;
 const MILLIS_PER_CENTI: u128 = 10;
 
+/// How a tablebase win shows in thinking lines and `info`: this many centipawns, less one
+/// a ply from the position the tables know (CECP has no word for it, and cutechess reads
+/// scores above 9900 as mates).
+pub const TABLEBASE_WIN_CENTIPAWNS: i32 = 9_800;
+
+/// A tablebase win or loss `plies` from the position the tables know, in centipawns.
+fn tablebase_centipawns(plies: i32) -> i32 {
+    let shown = TABLEBASE_WIN_CENTIPAWNS - plies.abs();
+    if plies >= 0 { shown } else { -shown }
+}
+
 /// A search score in the protocol's terms (mates counted in moves).
 pub fn cecp_score(score: SearchScore) -> cecp::Score {
     match score {
         SearchScore::Centipawns(cp) => cecp::Score::Centipawns(cp),
+        SearchScore::Tablebase(plies) => cecp::Score::Centipawns(tablebase_centipawns(plies)),
         SearchScore::Mate(plies) if plies > 0 => cecp::Score::mate_in_plies(plies.unsigned_abs()),
         SearchScore::Mate(plies) => cecp::Score::mated_in_plies(plies.unsigned_abs()),
     }
@@ -54,7 +66,7 @@ pub fn thinking_line(board: &Board, info: &Info, extras: bool) -> Thinking {
         extras: extras.then(|| ThinkingExtras {
             seldepth: u32::try_from(info.seldepth).unwrap_or(0),
             nps: nodes_per_second(info.nodes, info.elapsed),
-            tbhits: 0,
+            tbhits: info.tbhits,
         }),
         pv: board.san_line(&info.pv),
     }
@@ -64,6 +76,7 @@ pub fn thinking_line(board: &Board, info: &Info, extras: bool) -> Thinking {
 pub fn uci_score(score: SearchScore) -> uci::Score {
     match score {
         SearchScore::Centipawns(cp) => uci::Score::Centipawns(cp),
+        SearchScore::Tablebase(plies) => uci::Score::Centipawns(tablebase_centipawns(plies)),
         SearchScore::Mate(plies) => {
             let moves = (plies.abs() + 1) / 2;
             uci::Score::Mate(if plies > 0 { moves } else { -moves })
@@ -94,7 +107,7 @@ pub fn uci_info(
         nodes: info.nodes,
         nps: nodes_per_second(info.nodes, info.elapsed),
         hashfull,
-        tbhits: 0,
+        tbhits: info.tbhits,
         time_ms: u64::try_from(info.elapsed.as_millis()).unwrap_or(u64::MAX),
         pv,
     }

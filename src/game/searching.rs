@@ -13,7 +13,7 @@ use crate::chess::{Color, Ending, Move};
 use crate::eval;
 use crate::search::{
     self, Budget, Limits, Report, SEARCH_STACK_BYTES, SearchControl, SearchRequest, SearchResult,
-    Strength,
+    Strength, TablebaseUse,
 };
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -274,7 +274,12 @@ impl Game {
                 }
             }
         }
+        options.tablebase = TablebaseUse {
+            probe_depth: i32::try_from(self.settings.syzygy_probe_depth).unwrap_or(1),
+            rule50: self.settings.syzygy_50_move_rule,
+        };
         let request = SearchRequest {
+            tablebases: self.tablebases.clone(),
             board,
             limits,
             root_moves,
@@ -430,6 +435,15 @@ impl Game {
         self.settings.thinking_extras && self.ics_host.is_none() && !self.plain_thinking_gui
     }
 
+    /// A table file that failed a probe (truncated, corrupt) is told to the user once;
+    /// the search went on without what it would have said.
+    fn report_tablebase_failure(&self) {
+        let failure = self.tablebases.as_ref().and_then(|t| t.take_failure());
+        if let Some(why) = failure {
+            self.tell_user_error(format!("Syzygy: {why}"));
+        }
+    }
+
     /// Sends a thinking line of the running ponder search, holds it or drops it, as its
     /// [`PonderOutput`] says.
     fn show_ponder_line(&mut self, message: Message) {
@@ -487,6 +501,7 @@ impl Game {
     }
 
     pub(super) fn on_search_done(&mut self, id: u64, result: SearchResult) {
+        self.report_tablebase_failure();
         let Some(s) = self.search.as_mut().filter(|s| s.id == id) else {
             return;
         };

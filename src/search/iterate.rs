@@ -9,11 +9,14 @@ use super::params::{
 };
 use super::pv::BestLine;
 use super::result::{Info, Report, SearchResult, SearchScore};
-use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_DEPTH, mate_is_settled, plies};
+use super::score::{
+    DRAW, INFINITY, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, TB_WIN, mate_is_settled, plies,
+};
 use super::searcher::Searcher;
 use super::shared::CompletedIteration;
 use super::strength::Strength;
 use super::time::{is_forced, iteration_time_scale};
+use crate::tablebase::Wdl;
 
 /// The deepest iteration for a depth limit (`sd`): at least 1, at most `MAX_DEPTH`. A
 /// limit beyond `i32` (`sd 2147483648`) is no limit, not a negative one.
@@ -217,15 +220,35 @@ impl Searcher<'_> {
         }
     }
 
-    /// The report of the root's current line at `depth`, scored `score`.
+    /// The report of the root's current line at `depth`, scored `score` (or, with the
+    /// root in the tablebases, by what they say of it, unless the search found a mate).
     pub(super) fn info(&self, depth: i32, score: i32) -> Info {
         Info {
             depth,
             seldepth: plies(self.seldepth),
-            score: SearchScore::from_internal(score),
+            score: SearchScore::from_internal(self.shown_score(score)),
             elapsed: self.control.elapsed_wall(),
             nodes: self.total_nodes(),
+            tbhits: self.shared.tb_hits(),
             pv: self.pv.root_line(&self.board, self.root_moves[0]),
+        }
+    }
+
+    /// `score`, or what the tablebases say of the root when they know it: a win or loss
+    /// `distance` plies from the next capture or pawn move, or a draw. A mate the search
+    /// found is kept: it is exact too, and more telling.
+    fn shown_score(&self, score: i32) -> i32 {
+        let Some(verdict) = &self.shared.root_tablebase else {
+            return score;
+        };
+        if score.abs() >= MATE_BOUND {
+            return score;
+        }
+        let distance = verdict.distance.clamp(0, plies(MAX_PLY));
+        match verdict.wdl {
+            Wdl::Win => TB_WIN - distance,
+            Wdl::Loss => -TB_WIN + distance,
+            _ => DRAW,
         }
     }
 
@@ -250,7 +273,7 @@ impl Searcher<'_> {
         SearchResult {
             best_move: line.best_move(),
             ponder_move: line.expected_reply(&self.board, self.tt),
-            score: line.score,
+            score: self.shown_score(line.score),
             depth: completed_depth,
             seldepth: plies(self.seldepth),
             // This thread's nodes: the caller adds the helpers' once they have all ended.

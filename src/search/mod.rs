@@ -38,7 +38,7 @@ pub mod tt;
 pub use control::{Progress, SearchControl};
 pub use history::History;
 pub use params::MOVE_OVERHEAD;
-pub use request::{Clock, Limits, SearchOptions, SearchRequest};
+pub use request::{Clock, Limits, SearchOptions, SearchRequest, TablebaseUse};
 pub use result::{Info, Report, SearchResult, SearchScore};
 pub use score::{DRAW, MATE, MATE_BOUND, MAX_DEPTH};
 pub use strength::Strength;

@@ -9,12 +9,13 @@ use super::ordering::UnscoredMoves;
 use super::params::*;
 use super::result::Report;
 use super::score::{
-    DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, answers, bound_of, plies, score_from_table,
+    DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, answers, bound_of, plies, score_from_table,
     score_to_table,
 };
 use super::searcher::Searcher;
 use super::tt::{Bound, Entry, PackedMove, Probe};
 use crate::chess::{Move, MoveList};
+use crate::tablebase::Wdl;
 
 /// The move loop's node kinds.
 const ROOT: bool = true;
@@ -127,6 +128,9 @@ impl Searcher<'_> {
                 }
             }
             Probe::Miss => {}
+        }
+        if let Some(score) = self.probe_tablebases(depth, alpha, beta, ply) {
+            return score;
         }
 
         let static_eval = if in_check {
@@ -443,6 +447,43 @@ impl Searcher<'_> {
             score = -self.negamax(depth - 1, -beta, -alpha, child, true);
         }
         score
+    }
+
+    /// A position just after a capture or pawn move, with few enough pieces, is looked up
+    /// in the endgame tablebases: a win scores `TB_WIN` less the plies from the root (a
+    /// lower bound: a mate may be better), a loss the opposite (an upper bound), a draw
+    /// the draw's value (exact). When that settles the window, the node is done, and the
+    /// table keeps the answer as if searched deep. Only after a zeroing move is the
+    /// tables' verdict the position's own (the fifty-move counter is then 0); positions
+    /// with as many pieces as the largest tables wait for `probe_depth`.
+    fn probe_tablebases(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        let tables = self.tablebases?;
+        if self.board.halfmove_clock() != 0 || !tables.covers(&self.board) {
+            return None;
+        }
+        let settings = self.options.tablebase;
+        if self.board.piece_count() == tables.max_pieces() && depth < settings.probe_depth {
+            return None;
+        }
+        let wdl = tables.probe_wdl(&self.board)?;
+        self.shared.count_tb_hit();
+        let (score, bound) = match wdl.counted(settings.rule50) {
+            Wdl::Win => (TB_WIN - plies(ply), Bound::Lower),
+            Wdl::Loss => (-TB_WIN + plies(ply), Bound::Upper),
+            _ => (self.draw_score(ply), Bound::Exact),
+        };
+        if !answers(bound, score, alpha, beta) {
+            return None;
+        }
+        let stored_depth = (depth + TABLEBASE_DEPTH_BONUS).min(plies(MAX_PLY) - 1);
+        self.tt.store(
+            self.board.key(),
+            Move::NONE,
+            score_to_table(score, ply),
+            stored_depth,
+            bound,
+        );
+        Some(score)
     }
 
     /// Root move `index` raised alpha to `score`: it goes to the front of the root moves

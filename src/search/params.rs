@@ -159,3 +159,7 @@ pub const LEVEL_CANDIDATES: usize = 4;
 /// worse than the best is never chosen, so a free queen is always taken.
 pub const LEVEL_MAX_ERROR_CP: f64 = 240.0;
 pub const LEVEL_EXACT_ELO: u32 = 2400;
+
+/// A tablebase verdict stored in the table counts as a search this many plies deeper than
+/// the node's: no search of the tree below would know better.
+pub const TABLEBASE_DEPTH_BONUS: i32 = 6;

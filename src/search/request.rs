@@ -5,6 +5,7 @@
 use super::strength::Strength;
 use crate::chess::{Board, Move};
 use crate::eval::nnue::Network;
+use crate::tablebase::Tablebases;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -63,6 +64,28 @@ pub struct SearchOptions {
     pub lines: usize,
     /// Play at this strength instead of full strength (`LimitStrength`, `Elo`).
     pub strength: Option<Strength>,
+    /// How the endgame tablebases are used, when the request has them.
+    pub tablebase: TablebaseUse,
+}
+
+/// How the search uses the endgame tablebases (`SyzygyProbeDepth`, `Syzygy50MoveRule`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TablebaseUse {
+    /// Positions with as many pieces as the largest tables are probed only this many
+    /// plies from the horizon or more (they are the most numerous, and the slowest to
+    /// read); positions with fewer pieces always.
+    pub probe_depth: i32,
+    /// Count wins that the fifty-move rule spoils as draws (and losses it saves).
+    pub rule50: bool,
+}
+
+impl Default for TablebaseUse {
+    fn default() -> TablebaseUse {
+        TablebaseUse {
+            probe_depth: 1,
+            rule50: true,
+        }
+    }
 }
 
 /// One search's task. Built with [`SearchRequest::new`] and the chained setters; the
@@ -82,6 +105,8 @@ pub struct SearchRequest {
     pub threads: usize,
     /// Evaluate with this network instead of the hand-written evaluation.
     pub network: Option<Arc<Network>>,
+    /// Endgame tablebases to probe, if any.
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 impl SearchRequest {
@@ -94,6 +119,7 @@ impl SearchRequest {
             options: SearchOptions::default(),
             threads: 1,
             network: None,
+            tablebases: None,
         }
     }
 

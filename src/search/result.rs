@@ -1,7 +1,7 @@
 //! What a search answers: the result of the whole search, and the reports it sends while
 //! it runs, with scores as people read them.
 
-use super::score::{MATE, MATE_BOUND};
+use super::score::{MATE, MATE_BOUND, TB_WIN, TB_WIN_BOUND};
 use crate::chess::Move;
 use crate::eval;
 use std::time::Duration;
@@ -13,6 +13,9 @@ pub enum SearchScore {
     Centipawns(i32),
     /// Mate in this many plies: positive if the side to move mates, negative if mated.
     Mate(i32),
+    /// The endgame tablebases call it won (positive) or lost (negative), this many plies
+    /// from a position they know; not a guess of the evaluation.
+    Tablebase(i32),
 }
 
 impl SearchScore {
@@ -22,6 +25,10 @@ impl SearchScore {
             SearchScore::Mate(MATE - score)
         } else if score <= -MATE_BOUND {
             SearchScore::Mate(-(MATE + score))
+        } else if score >= TB_WIN_BOUND {
+            SearchScore::Tablebase(TB_WIN - score)
+        } else if score <= -TB_WIN_BOUND {
+            SearchScore::Tablebase(-(TB_WIN + score))
         } else {
             SearchScore::Centipawns(eval::to_centipawns(score))
         }
@@ -41,6 +48,8 @@ pub struct Info {
     pub elapsed: Duration,
     /// Nodes searched so far by all threads.
     pub nodes: u64,
+    /// Positions found in the endgame tablebases so far, by all threads.
+    pub tbhits: u64,
     /// The principal variation, its first move the best so far.
     pub pv: Vec<Move>,
 }

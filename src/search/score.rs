@@ -12,6 +12,11 @@ pub const DRAW: i32 = 0;
 pub const MAX_PLY: usize = 128;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - plies(MAX_PLY);
+/// Score of a position the endgame tablebases call won, found at the root; one `n` plies
+/// away scores `TB_WIN - n`. Below every mate, so that a mate found is still preferred.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores beyond this are tablebase wins (or mates).
+pub const TB_WIN_BOUND: i32 = TB_WIN - plies(MAX_PLY);
 /// Above every score: the open window's bounds.
 pub const INFINITY: i32 = MATE + 1;
 /// Deepest iteration started.
@@ -51,23 +56,24 @@ pub fn answers(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
     }
 }
 
-/// Mate scores are stored relative to the node (distance to mate from there), so they
-/// stay right when the same position is reached at another ply.
+/// Mate and tablebase scores are stored relative to the node (distance to mate or to the
+/// tablebase position from there), so they stay right when the same position is reached
+/// at another ply.
 pub fn score_to_table(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + plies(ply)
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - plies(ply)
     } else {
         score
     }
 }
 
-/// A table score read at `ply`, mates counted from the root again.
+/// A table score read at `ply`, mates and tablebase wins counted from the root again.
 pub fn score_from_table(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - plies(ply)
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + plies(ply)
     } else {
         score
@@ -93,5 +99,11 @@ mod tests {
         assert_eq!(score_from_table(stored, 1), MATE - 3);
         assert_eq!(score_from_table(score_to_table(-MATE + 4, 2), 2), -MATE + 4);
         assert_eq!(score_to_table(123, 9), 123);
+        let tablebase_win = score_to_table(TB_WIN - 7, 4);
+        assert_eq!(score_from_table(tablebase_win, 2), TB_WIN - 5);
+        assert_eq!(
+            score_from_table(score_to_table(-TB_WIN + 3, 3), 3),
+            -TB_WIN + 3
+        );
     }
 }

@@ -21,6 +21,7 @@ use super::tt::{PackedMove, Probe, TranspositionTable};
 use crate::chess::{Board, Move, Undo};
 use crate::eval::nnue::{Accumulator, Network};
 use crate::eval::{self, PawnTable};
+use crate::tablebase::Tablebases;
 
 /// Where the main thread sends its thinking output; helpers send nothing.
 pub type Reporter<'a> = &'a mut dyn FnMut(&Report);
@@ -74,6 +75,8 @@ pub struct Searcher<'a> {
     accumulators: Vec<Accumulator>,
     /// The node limit: the request's, or a level's if lower.
     node_limit: Option<u64>,
+    /// The endgame tablebases, if the request has them.
+    pub(super) tablebases: Option<&'a Tablebases>,
 }
 
 impl<'a> Searcher<'a> {
@@ -136,8 +139,22 @@ impl<'a> Searcher<'a> {
                 (Some(n), Some(level)) => Some(n.min(level.nodes())),
                 (n, level) => n.or(level.map(|l| l.nodes())),
             },
+            tablebases: request.tablebases.as_deref(),
         };
         s.root_moves = s.ordered_root_moves(request.root_moves.as_deref());
+        // With the root in the tablebases, only the moves that keep its result are
+        // searched (unless the caller's own choice leaves none of them).
+        if let Some(verdict) = &shared.root_tablebase {
+            let keeps: Vec<Move> = s
+                .root_moves
+                .iter()
+                .copied()
+                .filter(|m| verdict.moves.contains(m))
+                .collect();
+            if !keeps.is_empty() {
+                s.root_moves = keeps;
+            }
+        }
         s
     }
 

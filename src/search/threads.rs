@@ -40,7 +40,11 @@ pub fn search(
     }
     control.set_nodes_per_second(request.limits.nodes_per_second);
     tt.new_search();
-    let shared = SharedSearch::default();
+    let root_tablebase = request
+        .tablebases
+        .as_deref()
+        .and_then(|tables| tables.root(&request.board, request.options.tablebase.rule50));
+    let shared = SharedSearch::new(root_tablebase);
     let mut result = std::thread::scope(|scope| {
         for thread in 1..request.threads.max(1) {
             let shared = &shared;
@@ -77,6 +81,7 @@ pub fn search(
             score: SearchScore::from_internal(result.score),
             elapsed: control.elapsed_wall(),
             nodes: result.nodes,
+            tbhits: shared.tb_hits(),
             pv: result.pv.clone(),
         }));
     }

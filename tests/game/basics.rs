@@ -16,7 +16,7 @@ fn protover_announces_every_feature_between_done_0_and_done_1() {
     let features = format!(
         "feature myname=\"{ENGINE_NAME}\" variants=\"normal,fischerandom\" ping=1 setboard=1 playother=1 \
          san=0 usermove=1 time=1 draw=1 sigint=0 reuse=1 analyze=1 colors=0 ics=1 \
-         name=1 pause=0 nps=1 debug=1 memory=1 smp=1 exclude=1"
+         name=1 pause=0 nps=1 debug=1 memory=1 smp=1 exclude=1 egt=\"syzygy\""
     );
     assert_eq!(
         d.send("protover 2"),
@@ -32,7 +32,8 @@ fn protover_announces_every_feature_between_done_0_and_done_1() {
              option=\"ThinkingExtras -check 1\" option=\"MultiPV -spin 1 1 64\" \
              option=\"LimitStrength -check 0\" option=\"Elo -spin 2000 1000 2800\" \
              option=\"Eval -combo *nnue /// classical\" option=\"EvalFile -file \" \
-             option=\"MoveOverhead -spin 50 0 5000\" option=\"ClearHash -button\"",
+             option=\"MoveOverhead -spin 50 0 5000\" option=\"ClearHash -button\" \
+             option=\"SyzygyProbeDepth -spin 1 1 100\" option=\"Syzygy50MoveRule -check 1\"",
             "feature done=1",
         ]
     );

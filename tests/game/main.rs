@@ -15,6 +15,7 @@ mod modes;
 mod play;
 mod policy;
 mod positions;
+mod tablebases;
 mod uci;
 
 /// No output at all.

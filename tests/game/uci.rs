@@ -28,6 +28,9 @@ const HANDSHAKE: &[&str] = &[
     "option name Move Overhead type spin default 50 min 0 max 5000",
     "option name Clear Hash type button",
     "option name Ponder type check default false",
+    "option name SyzygyPath type string default <empty>",
+    "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+    "option name Syzygy50MoveRule type check default true",
     "option name UCI_Chess960 type check default false",
     "uciok",
 ];
