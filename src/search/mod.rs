@@ -15,7 +15,6 @@
 //! shared by the threads; `score` the score scale; `time` every decision about time;
 //! `strength` playing below full strength; `params` every tunable number.
 
-mod accumulators;
 mod control;
 mod eval_cache;
 mod history;

@@ -7,7 +7,6 @@
 //! that search with this state add their own `impl` blocks: `iterate` (iterative
 //! deepening at the root), `node` (the move loop, root and interior), `quiesce`.
 
-use super::accumulators::AccumulatorStack;
 use super::control::SearchControl;
 use super::eval_cache::EvalCache;
 use super::history::{History, MoveContext, QuietContext};
@@ -20,6 +19,7 @@ use super::score::{DRAW, MAX_PLY};
 use super::shared::SharedSearch;
 use super::tt::{PackedMove, Probe, TranspositionTable};
 use crate::chess::{Board, Move, Undo};
+use crate::eval::nnue::{Accumulator, Network, PieceChanges};
 use crate::eval::{self, PawnTable};
 
 /// Where the main thread sends its thinking output; helpers send nothing.
@@ -68,9 +68,10 @@ pub struct Searcher<'a> {
     pub(super) root_start: usize,
     /// Lines searched per iteration: the multi-PV asked for, or a level's candidates.
     pub(super) lines: usize,
-    /// The network this search evaluates with, with each ply's accumulators (none: the
-    /// hand-written evaluation).
-    accumulators: Option<AccumulatorStack<'a>>,
+    /// The network this search evaluates with (none: the hand-written evaluation), and
+    /// each ply's accumulators, the root's first.
+    network: Option<&'a Network>,
+    accumulators: Vec<Accumulator>,
     /// The node limit: the request's, or a level's if lower.
     node_limit: Option<u64>,
 }
@@ -92,13 +93,18 @@ impl<'a> Searcher<'a> {
             options,
             ..
         } = request;
-        // Without room for every ply's accumulators, the hand-written evaluation.
-        let accumulators = request
-            .network
-            .as_deref()
-            .and_then(|net| AccumulatorStack::new(net, board));
+        let network = request.network.as_deref();
+        // Room for every ply's accumulators; without it, the hand-written evaluation.
+        let accumulators = network.and_then(|net| {
+            let root = net.accumulate(board);
+            let mut stack = Vec::new();
+            stack.try_reserve_exact(MAX_PLY + 1).ok()?;
+            stack.resize(MAX_PLY + 1, root);
+            Some(stack)
+        });
         let mut s = Searcher {
-            accumulators,
+            network: network.filter(|_| accumulators.is_some()),
+            accumulators: accumulators.unwrap_or_default(),
             board: board.clone(),
             tt,
             control,
@@ -196,13 +202,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Makes `m` at `ply`; with a network, the next ply's accumulators follow it when
-    /// that position is evaluated.
+    /// Makes `m` at `ply`, the next ply's accumulators (with a network) following it.
     #[inline]
     pub(super) fn make(&mut self, ply: usize, m: Move) -> Undo {
         self.moved[ply] = MoveContext::of(&self.board, m);
-        if let Some(stack) = &mut self.accumulators {
-            stack.make(ply, &self.board, m);
+        if let Some(net) = self.network {
+            let (done, next) = self.accumulators.split_at_mut(ply + 1);
+            net.apply(&done[ply], &PieceChanges::of(&self.board, m), &mut next[0]);
         }
         self.board.make_move(m)
     }
@@ -211,8 +217,9 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub(super) fn make_null(&mut self, ply: usize) -> Undo {
         self.moved[ply] = MoveContext::NONE;
-        if let Some(stack) = &mut self.accumulators {
-            stack.make_null(ply);
+        if let Some(net) = self.network {
+            let (done, next) = self.accumulators.split_at_mut(ply + 1);
+            net.apply(&done[ply], &PieceChanges::NONE, &mut next[0]);
         }
         self.board.make_null()
     }
@@ -241,14 +248,14 @@ impl<'a> Searcher<'a> {
     /// is asked for.
     #[inline]
     pub(super) fn evaluate(&mut self, ply: usize) -> i32 {
-        let score = match &mut self.accumulators {
-            Some(stack) => self.eval_cache.evaluate(&self.board, |board| {
-                // Only now, for a position the cache does not know, its accumulators.
-                let net = stack.network();
-                let acc = stack.get(ply);
-                debug_assert_eq!(acc, &net.accumulate(board), "ply {ply}");
-                eval::from_network(board, net.evaluate(acc, board))
-            }),
+        let score = match self.network {
+            Some(net) => {
+                let acc = &self.accumulators[ply];
+                debug_assert_eq!(acc, &net.accumulate(&self.board), "ply {ply}");
+                self.eval_cache.evaluate(&self.board, |board| {
+                    eval::from_network(board, net.evaluate(acc, board))
+                })
+            }
             None => {
                 let pawn_table = &mut self.pawn_table;
                 self.eval_cache.evaluate(&self.board, |board| {
