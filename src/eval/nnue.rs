@@ -21,10 +21,18 @@
 //! `OUTPUT_SCALE` centipawns (a squared unit is divided by QA once first, so that it is on
 //! the same scale). The trainer (`crate::tune::train`) works in floats and rounds to this
 //! form at the end.
+//!
+//! The inner loops (following a move in the accumulators, the output layer's sums) run on
+//! the widest vectors the CPU has, chosen once when a network is made (`simd`: AVX-512,
+//! AVX2 or plain Rust), with the same result bit for bit on every path.
 
-use crate::chess::{Board, Color, Piece, Square};
+use crate::chess::{Board, Color, Move, Piece, Square};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
+
+mod simd;
+
+pub use simd::Kernels;
 
 /// Inputs per side: 2 colours × 6 kinds × 64 squares.
 pub const INPUTS: usize = 768;
@@ -156,6 +164,9 @@ pub struct Network {
     /// bucket (true for trained networks, whose output weights are small): then the
     /// output layer adds in i32, twice the lanes of i64 in the vectorised loop.
     squared_fits_i32: bool,
+    /// The form of the inner loops it runs (the CPU's widest unless told otherwise); every
+    /// form gives the same numbers.
+    kernels: Kernels,
 }
 
 /// Why bytes are not a network.
@@ -242,7 +253,21 @@ impl Network {
             output_weights,
             output_bias,
             squared_fits_i32,
+            kernels: Kernels::detect(),
         })
+    }
+
+    /// The same network running its inner loops in the form `kernels` (the portable one,
+    /// or another that `Kernels::available` lists), for comparing the forms.
+    #[must_use]
+    pub fn with_kernels(mut self, kernels: Kernels) -> Network {
+        self.kernels = kernels;
+        self
+    }
+
+    /// The form of the inner loops it runs.
+    pub fn kernels(&self) -> Kernels {
+        self.kernels
     }
 
     /// The same network with `activation` in its hidden layer.
@@ -354,15 +379,16 @@ impl Network {
             .ok_or(NetworkError::Hidden(hidden))
     }
 
-    /// The accumulators of `board` computed from scratch.
+    /// The accumulators of `board` computed from scratch: the biases plus the row of
+    /// every active input.
     pub fn accumulate(&self, board: &Board) -> Accumulator {
         let mut acc = Accumulator {
-            sides: [self.hidden_bias.clone(), self.hidden_bias.clone()],
+            sides: [vec![0; self.hidden], vec![0; self.hidden]],
         };
         for (side, active) in features(board).iter().enumerate() {
-            for &f in active {
-                self.add(&mut acc.sides[side], f);
-            }
+            let rows: Vec<&[i16]> = active.iter().map(|&f| self.row(f)).collect();
+            self.kernels
+                .apply(&mut acc.sides[side], &self.hidden_bias, &rows, &[]);
         }
         acc
     }
@@ -371,34 +397,30 @@ impl Network {
         &self.input_weights[feature * self.hidden..(feature + 1) * self.hidden]
     }
 
-    fn add(&self, values: &mut [i16], feature: usize) {
-        for (v, w) in values.iter_mut().zip(self.row(feature)) {
-            *v = v.wrapping_add(*w);
-        }
-    }
-
-    fn subtract(&self, values: &mut [i16], feature: usize) {
-        for (v, w) in values.iter_mut().zip(self.row(feature)) {
-            *v = v.wrapping_sub(*w);
-        }
-    }
-
-    /// Moves `piece` from `from` to `to` in `acc` (`from` or `to` `None` for a piece
-    /// appearing or leaving).
-    pub fn update(
-        &self,
-        acc: &mut Accumulator,
-        piece: Piece,
-        from: Option<Square>,
-        to: Option<Square>,
-    ) {
+    /// The accumulators after a move into `child`: `parent`'s (the position before it)
+    /// with the rows of the pieces it `changes` subtracted where they were and added where
+    /// they are, in one pass over each side.
+    pub fn apply(&self, parent: &Accumulator, changes: &PieceChanges, child: &mut Accumulator) {
         for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
-            if let Some(from) = from {
-                self.subtract(&mut acc.sides[side], feature(perspective, piece, from));
+            let mut adds = [&[][..]; MAX_CHANGES];
+            let mut subs = [&[][..]; MAX_CHANGES];
+            let (mut added, mut subtracted) = (0, 0);
+            for &(piece, from, to) in changes.as_slice() {
+                if let Some(from) = from {
+                    subs[subtracted] = self.row(feature(perspective, piece, from));
+                    subtracted += 1;
+                }
+                if let Some(to) = to {
+                    adds[added] = self.row(feature(perspective, piece, to));
+                    added += 1;
+                }
             }
-            if let Some(to) = to {
-                self.add(&mut acc.sides[side], feature(perspective, piece, to));
-            }
+            self.kernels.apply(
+                &mut child.sides[side],
+                &parent.sides[side],
+                &adds[..added],
+                &subs[..subtracted],
+            );
         }
     }
 
@@ -412,60 +434,26 @@ impl Network {
         let bucket = output_bucket(board.piece_count(), self.buckets());
         let weights = &self.output_weights[bucket * 2 * self.hidden..][..2 * self.hidden];
         let (ours, theirs) = weights.split_at(self.hidden);
+        let k = self.kernels;
+        // Each side's sum in QA·QB units (clipped: its i32 sum wraps rather than panics for
+        // a file made to overflow it) or QA·QA·QB units (squared: in i32 where
+        // `squared_fits_i32` says no sum can wrap, else i64), then added in i64.
         let output = match self.activation {
-            Activation::Clipped => clipped_layer(us, ours) + clipped_layer(them, theirs),
+            Activation::Clipped => {
+                i64::from(k.clipped_sum(us, ours)) + i64::from(k.clipped_sum(them, theirs))
+            }
             Activation::SquaredClipped if self.squared_fits_i32 => {
-                (squared_layer_narrow(us, ours) + squared_layer_narrow(them, theirs))
+                (i64::from(k.squared_sum_i32(us, ours))
+                    + i64::from(k.squared_sum_i32(them, theirs)))
                     / i64::from(QA)
             }
             Activation::SquaredClipped => {
-                (squared_layer(us, ours) + squared_layer(them, theirs)) / i64::from(QA)
+                (k.squared_sum_i64(us, ours) + k.squared_sum_i64(them, theirs)) / i64::from(QA)
             }
         } + i64::from(self.output_bias[bucket]);
         let centipawns = output * i64::from(OUTPUT_SCALE) / i64::from(QA * QB);
         i32::try_from(centipawns).unwrap_or(if centipawns > 0 { i32::MAX } else { i32::MIN })
     }
-}
-
-/// The output layer's sum over clipped units (in QA·QB units). Each product fits i32
-/// (255 · 32767); a trained network's sum does too, and the sum wraps rather than panics
-/// for a file made to overflow it.
-fn clipped_layer(values: &[i16], weights: &[i16]) -> i64 {
-    let sum = values
-        .iter()
-        .zip(weights)
-        .map(|(&v, &w)| i32::from(v).clamp(0, QA) * i32::from(w))
-        .fold(0i32, i32::wrapping_add);
-    i64::from(sum)
-}
-
-/// The output layer's sum over squared clipped units (in QA·QA·QB units). One term fits
-/// i32 (255² · 32767 < 2³¹), so the products are i32 ones; their sum needs i64.
-fn squared_layer(values: &[i16], weights: &[i16]) -> i64 {
-    values
-        .iter()
-        .zip(weights)
-        .map(|(&v, &w)| i64::from(squared_term(v, w)))
-        .sum()
-}
-
-/// The output layer's sum over squared clipped units in i32, for a network whose
-/// `squared_sum_bound` fits it (then no sum can wrap).
-fn squared_layer_narrow(values: &[i16], weights: &[i16]) -> i64 {
-    let sum = values
-        .iter()
-        .zip(weights)
-        .map(|(&v, &w)| squared_term(v, w))
-        .fold(0i32, i32::wrapping_add);
-    i64::from(sum)
-}
-
-/// One unit's term of the squared output layer: the unit clipped to 0..QA, squared, times
-/// its weight.
-#[inline]
-fn squared_term(value: i16, weight: i16) -> i32 {
-    let v = i32::from(value).clamp(0, QA);
-    v * v * i32::from(weight)
 }
 
 /// The largest magnitude one side's sum of squared units can reach in one bucket (its
@@ -483,13 +471,39 @@ pub struct Accumulator {
     sides: [Vec<i16>; 2],
 }
 
-impl Accumulator {
-    /// Takes over `other`'s values without allocating (both are of one network).
+/// Most pieces one move changes (a capture with promotion: the captured piece, the pawn,
+/// the new piece; castling: king and rook).
+const MAX_CHANGES: usize = 3;
+
+/// The pieces a move changes, as `Board::piece_moves` lists them (each from a square, to
+/// a square or both): what the accumulators need to follow the move, taken from the board
+/// before it, and small enough to keep until they do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PieceChanges {
+    changes: [(Piece, Option<Square>, Option<Square>); MAX_CHANGES],
+    len: usize,
+}
+
+impl PieceChanges {
+    /// No change: a null move.
+    pub const NONE: PieceChanges = PieceChanges {
+        changes: [(Piece::EMPTY, None, None); MAX_CHANGES],
+        len: 0,
+    };
+
+    /// The changes of `m`, a move of `board` not made yet.
     #[inline]
-    pub fn copy_from(&mut self, other: &Accumulator) {
-        for (mine, theirs) in self.sides.iter_mut().zip(&other.sides) {
-            mine.copy_from_slice(theirs);
+    pub fn of(board: &Board, m: Move) -> PieceChanges {
+        let mut all = PieceChanges::NONE;
+        for change in board.piece_moves(m) {
+            all.changes[all.len] = change;
+            all.len += 1;
         }
+        all
+    }
+
+    fn as_slice(&self) -> &[(Piece, Option<Square>, Option<Square>)] {
+        &self.changes[..self.len]
     }
 }
 
@@ -626,10 +640,12 @@ mod tests {
         let acc = small.accumulate(&board);
         for side in [Color::White, Color::Black] {
             let (values, weights) = (&acc.sides[side.index()], &small.output_weights[..16]);
-            assert_eq!(
-                squared_layer_narrow(values, weights),
-                squared_layer(values, weights)
-            );
+            for k in Kernels::available() {
+                assert_eq!(
+                    i64::from(k.squared_sum_i32(values, weights)),
+                    k.squared_sum_i64(values, weights)
+                );
+            }
         }
         let huge = Network::new(
             vec![0; INPUTS * 2],
@@ -738,10 +754,9 @@ mod tests {
         for (name, fen, text) in cases {
             let mut board = Board::from_fen(fen).unwrap();
             let m = board.parse_move(text).unwrap();
-            let mut acc = net.accumulate(&board);
-            for (piece, from, to) in board.piece_moves(m) {
-                net.update(&mut acc, piece, from, to);
-            }
+            let parent = net.accumulate(&board);
+            let mut acc = parent.clone();
+            net.apply(&parent, &PieceChanges::of(&board, m), &mut acc);
             board.make_move(m);
             assert_eq!(acc, net.accumulate(&board), "{name}");
         }
@@ -766,9 +781,8 @@ mod tests {
                 seed ^= seed << 17;
                 let pick = usize::try_from(seed % moves.len() as u64).unwrap();
                 let m = moves.as_slice()[pick];
-                for (piece, from, to) in board.piece_moves(m) {
-                    net.update(&mut acc, piece, from, to);
-                }
+                let parent = acc.clone();
+                net.apply(&parent, &PieceChanges::of(&board, m), &mut acc);
                 board.make_move(m);
                 assert_eq!(
                     acc,
@@ -776,6 +790,91 @@ mod tests {
                     "game {game}: {}",
                     board.to_fen()
                 );
+            }
+        }
+    }
+
+    /// Positions of random games (castling, captures, en passant and promotions come up),
+    /// `games` of at most `plies` moves, from a fixed seed.
+    fn random_positions(games: usize, plies: usize) -> Vec<Board> {
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut all = Vec::new();
+        for _ in 0..games {
+            let mut board = Board::startpos();
+            for _ in 0..plies {
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let pick = usize::try_from(seed % moves.len() as u64).unwrap();
+                board.make_move(moves.as_slice()[pick]);
+                all.push(board.clone());
+            }
+        }
+        all
+    }
+
+    /// Every form of the inner loops (the CPU's vector ones and the portable one) gives the
+    /// same accumulators, updated and fresh, and the same score, for many positions: with
+    /// the embedded network (squared, i32 sums) and as clipped, a patterned network of a
+    /// size no vector divides, and one whose weights need the i64 sums.
+    #[test]
+    fn every_form_evaluates_alike() {
+        let odd = patterned(37);
+        let wide = Network::new(
+            (0..INPUTS * 40)
+                .map(|i| i16::try_from(i % 97).unwrap() - 20)
+                .collect(),
+            vec![200; 40],
+            (0..80)
+                .map(|i| if i % 3 == 0 { i16::MIN } else { i16::MAX })
+                .collect(),
+            vec![-5],
+        )
+        .unwrap();
+        let embedded = embedded().as_ref().clone();
+        assert_eq!(embedded.activation(), Activation::SquaredClipped);
+        assert!(embedded.squared_fits_i32);
+        assert!(!wide.squared_fits_i32);
+        let nets = [
+            embedded.clone(),
+            embedded.with_activation(Activation::Clipped),
+            odd.clone(),
+            odd.with_activation(Activation::SquaredClipped),
+            wide.clone(),
+            wide.with_activation(Activation::SquaredClipped),
+        ];
+        let positions = random_positions(20, 100);
+        assert!(positions.len() > 1000);
+        for net in nets {
+            let portable = net.clone().with_kernels(Kernels::PORTABLE);
+            for k in Kernels::available() {
+                let fast = net.clone().with_kernels(k);
+                let (mut a, mut b) = (
+                    portable.accumulate(&positions[0]),
+                    net.accumulate(&positions[0]),
+                );
+                for board in &positions {
+                    let acc = fast.accumulate(board);
+                    assert_eq!(acc, portable.accumulate(board), "{}", k.name());
+                    assert_eq!(
+                        fast.evaluate(&acc, board),
+                        portable.evaluate(&acc, board),
+                        "{} {} {}",
+                        k.name(),
+                        net.activation(),
+                        board.to_fen()
+                    );
+                    for &m in board.legal_moves().iter() {
+                        let changes = PieceChanges::of(board, m);
+                        fast.apply(&acc, &changes, &mut a);
+                        portable.apply(&acc, &changes, &mut b);
+                        assert_eq!(a, b, "{} {m:?} in {}", k.name(), board.to_fen());
+                    }
+                }
             }
         }
     }

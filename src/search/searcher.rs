@@ -19,7 +19,7 @@ use super::score::{DRAW, MAX_PLY};
 use super::shared::SharedSearch;
 use super::tt::{PackedMove, Probe, TranspositionTable};
 use crate::chess::{Board, Move, Undo};
-use crate::eval::nnue::{Accumulator, Network};
+use crate::eval::nnue::{Accumulator, Network, PieceChanges};
 use crate::eval::{self, PawnTable};
 use crate::tablebase::Tablebases;
 
@@ -225,11 +225,7 @@ impl<'a> Searcher<'a> {
         self.moved[ply] = MoveContext::of(&self.board, m);
         if let Some(net) = self.network {
             let (done, next) = self.accumulators.split_at_mut(ply + 1);
-            let next = &mut next[0];
-            next.copy_from(&done[ply]);
-            for (piece, from, to) in self.board.piece_moves(m) {
-                net.update(next, piece, from, to);
-            }
+            net.apply(&done[ply], &PieceChanges::of(&self.board, m), &mut next[0]);
         }
         self.board.make_move(m)
     }
@@ -238,9 +234,9 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub(super) fn make_null(&mut self, ply: usize) -> Undo {
         self.moved[ply] = MoveContext::NONE;
-        if self.network.is_some() {
+        if let Some(net) = self.network {
             let (done, next) = self.accumulators.split_at_mut(ply + 1);
-            next[0].copy_from(&done[ply]);
+            net.apply(&done[ply], &PieceChanges::NONE, &mut next[0]);
         }
         self.board.make_null()
     }
