@@ -445,7 +445,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 /// the library makes them; a self-play run's file and a flag of self-play are refused.
 #[test]
 fn datagen_takes_the_scored_moves_of_pgn_games() {
-    use ferrimax::tune::datagen::{RECORD_BYTES, Record, pgn_game_records};
+    use ferrimax::learn::datagen::{RECORD_BYTES, Record, pgn_game_records};
     let dir = scratch("datagen-pgn");
     let out = dir.join("games.bin");
     let out_text = out.to_str().expect("a UTF-8 path");
@@ -455,7 +455,7 @@ fn datagen_takes_the_scored_moves_of_pgn_games() {
     assert!(stdout.is_empty(), "{stdout}");
     assert!(err.contains("2 games, 11 positions"), "{err}");
     let text = std::fs::read_to_string(pgn).expect("the games");
-    let wanted: Vec<Record> = ferrimax::tune::pgn::read_games(&text)
+    let wanted: Vec<Record> = ferrimax::learn::pgn::read_games(&text)
         .iter()
         .flat_map(pgn_game_records)
         .collect();

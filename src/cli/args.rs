@@ -9,8 +9,8 @@
 use super::bench;
 use crate::eval::Evaluation;
 use crate::eval::nnue::{self, Activation, Network};
-use crate::tune::selfplay::SelfPlay;
-use crate::tune::train::Settings;
+use crate::learn::selfplay::SelfPlay;
+use crate::learn::train::Settings;
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;

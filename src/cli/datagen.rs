@@ -1,18 +1,18 @@
 //! The learned evaluation's tools. `ferrimax datagen OUT --games N [--nodes N]
-//! [--threads N] [--seed N]`: training data (`tune::datagen`), appended to OUT with a
+//! [--threads N] [--seed N]`: training data (`learn::datagen`), appended to OUT with a
 //! progress file beside it (`OUT.progress`), so a run stopped at any moment resumes where
 //! it was with the same command. `ferrimax datagen OUT --pgn FILE...`: the same records
 //! from the scored games of match runners' PGN files. `ferrimax train DATA... --out NET
-//! [...]`: a network trained on such data (`tune::train`).
+//! [...]`: a network trained on such data (`learn::train`).
 
 use super::USAGE_ERROR;
 use super::args::{DatagenArgs, TrainArgs};
 use crate::eval::Evaluation;
 use crate::eval::nnue::Network;
-use crate::tune::datagen::{self, RECORD_BYTES, Record};
-use crate::tune::pgn;
-use crate::tune::selfplay::SelfPlay;
-use crate::tune::train::{self, Settings};
+use crate::learn::datagen::{self, RECORD_BYTES, Record};
+use crate::learn::pgn;
+use crate::learn::selfplay::SelfPlay;
+use crate::learn::train::{self, Settings};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};

@@ -6,8 +6,9 @@ use super::args::{SelfplayArgs, TuneArgs};
 use super::refuse;
 use crate::eval::Evaluation;
 use crate::eval::weights::DEFAULT;
-use crate::tune::selfplay;
-use crate::tune::{self, Sampling, pgn};
+use crate::learn::pgn;
+use crate::learn::selfplay;
+use crate::learn::texel::{self as tune, Sampling};
 use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Positions taken per game unless told.
 pub(super) const DEFAULT_PER_GAME: usize = 8;
 /// The gradient descent's penalty on moved weights unless told: a weight moved by 100
-/// units costs 640 millionths of error (see `tune::gradient::PENALTY_UNIT`), the value
+/// units costs 640 millionths of error (see `learn::texel::gradient::PENALTY_UNIT`), the value
 /// that left the lowest held-out error when the weights were last fitted (commit
 /// 5c1af5f says how it was chosen); with many more games a smaller one may fit better.
 pub(super) const DEFAULT_PENALTY: u64 = 640;

@@ -3,7 +3,7 @@
 //!
 //! Every term is a function of the position alone (micro-Max's notes explain why: terms
 //! that depend on how a position was reached drift over a game and can outweigh even a
-//! mate). The weights are data (`weights.rs`), fitted to game results (`crate::tune`); the
+//! mate). The weights are data (`weights.rs`), fitted to game results (`crate::learn::texel`); the
 //! pawn-only terms are kept per pawn structure in each search thread's [`PawnTable`]; the
 //! special knowledge (pawn race, KPK, mating technique, scaling) is not tuned.
 //! `docs/ARCHITECTURE.md` lists the terms.

@@ -19,7 +19,7 @@
 //! Integers: the hidden weights and biases are scaled by `QA` (clipping is to 0..QA), the
 //! output weights by `QB`; the output, divided by QA·QB, is the score in units of
 //! `OUTPUT_SCALE` centipawns (a squared unit is divided by QA once first, so that it is on
-//! the same scale). The trainer (`crate::tune::train`) works in floats and rounds to this
+//! the same scale). The trainer (`crate::learn::train`) works in floats and rounds to this
 //! form at the end.
 //!
 //! The inner loops (following a move in the accumulators, the output layer's sums) run on

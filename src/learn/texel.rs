@@ -18,16 +18,13 @@
 //! while that lowers the error) or, for many weights at once, the gradient descent of
 //! `gradient.rs`.
 
-pub mod datagen;
 pub mod gradient;
-pub mod pgn;
-pub mod selfplay;
-pub mod train;
 
+use super::SplitMix;
+use super::pgn::Game;
 use crate::chess::{Board, Color, Move, MoveList};
 use crate::eval::{self, Weights};
 use crate::search::ordering::mvv_lva;
-use pgn::Game;
 
 /// Plies skipped at the start of every game (the match openings' 8 moves).
 pub const OPENING_PLIES: usize = 16;
@@ -333,31 +330,11 @@ fn step_of(value: i32) -> i32 {
     (value.abs() / 20).max(1)
 }
 
-/// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
-/// generators"): a few lines, seeded, the same on every machine.
-pub(crate) struct SplitMix(pub(crate) u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0; the slight bias of the modulo does not matter here).
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        #[allow(clippy::cast_possible_truncation, reason = "the result is below n")]
-        let pick = (self.next() % n as u64) as usize;
-        pick
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::eval::weights::DEFAULT;
+    use crate::learn::pgn;
 
     /// Games where White keeps an extra queen and wins, and draws from level positions.
     fn games() -> Vec<Game> {

@@ -496,8 +496,8 @@ fn adam_step(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::datagen::game_records;
-    use crate::tune::selfplay::SelfPlay;
+    use crate::learn::datagen::game_records;
+    use crate::learn::selfplay::SelfPlay;
 
     fn small_data() -> Vec<Record> {
         let settings = SelfPlay {
@@ -557,7 +557,7 @@ mod tests {
     #[test]
     fn a_mirrored_sample_is_the_sample_of_the_mirrored_position() {
         use crate::chess::Board;
-        use crate::tune::pgn::Outcome;
+        use crate::learn::pgn::Outcome;
         let cases = [
             // (name, position, the same with files a-h swapped)
             (

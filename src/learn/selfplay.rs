@@ -164,7 +164,7 @@ fn format_game(start: &Board, moves: &[Move], outcome: Outcome, index: u64) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::pgn::read_games;
+    use crate::learn::pgn::read_games;
 
     #[test]
     fn a_game_is_played_to_a_result_and_reads_back() {

@@ -264,7 +264,7 @@ mod tests {
     /// none; the others keep the mover's score as the side to move's, and the result.
     #[test]
     fn pgn_games_give_their_scored_quiet_positions() {
-        let games = crate::tune::pgn::read_games(SCORED_GAMES);
+        let games = crate::learn::pgn::read_games(SCORED_GAMES);
         assert_eq!(games.len(), 2, "the unfinished game gives nothing");
         let records: Vec<Vec<Record>> = games.iter().map(pgn_game_records).collect();
         let scores = |records: &[Record]| records.iter().map(|r| r.score).collect::<Vec<_>>();

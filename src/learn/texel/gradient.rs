@@ -305,7 +305,8 @@ pub fn tune(
 mod tests {
     use super::*;
     use crate::eval::weights::DEFAULT;
-    use crate::tune::{Sampling, collect, pgn};
+    use crate::learn::pgn;
+    use crate::learn::texel::{Sampling, collect};
 
     const SELFPLAY_GAMES: &str = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
