@@ -5,7 +5,7 @@ Ferrimax (CECP, `egtpath syzygy`) against Stockfish using the same tables, a fix
 move each.
 
     tablebase_conversion.py ENGINE --tables DIR [--stockfish PATH] [--won N] [--drawn N]
-                            [--movetime S] [--seed S] [--min-dtz PLIES]
+                            [--movetime S] [--seed S] [--min-dtz PLIES] [--materials A,B]
 
 Won positions: the side to move (Ferrimax) wins, with at least --min-dtz plies to the
 next capture or pawn move of the best play; Ferrimax must mate before the game is drawn
@@ -113,11 +113,13 @@ def main():
     ap.add_argument("--movetime", type=float, default=0.2)
     ap.add_argument("--seed", type=int, default=55)
     ap.add_argument("--min-dtz", type=int, default=20)
+    ap.add_argument("--materials", help="only these, comma-separated (e.g. KRPvKR,KBNvKR)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     tables = chess.syzygy.open_tablebase(args.tables)
+    wanted = set(args.materials.split(",")) if args.materials else None
     available = [m for m in MATERIALS
-                 if any(m[0] == t for t in _table_names(args.tables))]
+                 if m[0] in _table_names(args.tables) and (wanted is None or m[0] in wanted)]
     wins, draws = find_positions(rng, tables, available, args.won, args.drawn, args.min_dtz)
     engine = chess.engine.SimpleEngine.popen_xboard(args.engine)
     engine.configure({"egtpath syzygy": args.tables})
