@@ -507,13 +507,17 @@ mod tests {
         assert!(verdict.distance > 0);
     }
 
-    /// A folder that does not exist, a file that is no table: reported, and the good
-    /// tables are still taken.
+    /// A folder that does not exist, a file that is no table, a table cut short:
+    /// reported, and the good tables are still taken.
     #[test]
     fn bad_folders_and_files_are_reported() {
         let scratch = std::env::temp_dir().join(format!("ferrimax-tb-{}", std::process::id()));
         std::fs::create_dir_all(&scratch).unwrap();
         std::fs::write(scratch.join("KQvK.rtbw"), b"no table at all, just text").unwrap();
+        // A real table cut short, as a download broken off leaves it.
+        let real = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy/KRvK.rtbz");
+        let bytes = std::fs::read(real).unwrap();
+        std::fs::write(scratch.join("KRvK.rtbz"), &bytes[..bytes.len() / 2]).unwrap();
         let good = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
         let missing = "/no/such/folder";
         let paths = std::env::join_paths([Path::new(good), &scratch, Path::new(missing)])
@@ -525,6 +529,10 @@ mod tests {
         let problems = opened.problems.join("\n");
         assert!(
             problems.contains("KQvK.rtbw: not a Syzygy table"),
+            "{problems}"
+        );
+        assert!(
+            problems.contains("KRvK.rtbz: not a Syzygy table"),
             "{problems}"
         );
         assert!(problems.contains(missing), "{problems}");

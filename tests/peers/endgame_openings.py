@@ -6,6 +6,10 @@ short search of Ferrimax scores them within a margin of equal and neither side c
 anything at once. Written as EPD, one position a line, for match.py's --openings.
 
     endgame_openings.py ENGINE --out FILE [--count N] [--seed S] [--depth D] [--margin CP]
+                        [--least CP]
+
+With --least the positions are one side's to win or lose (scored between --least and
+--margin from equal): where the tables' technique decides more games.
 """
 import argparse
 import random
@@ -56,6 +60,8 @@ def main():
     ap.add_argument("--seed", type=int, default=55)
     ap.add_argument("--depth", type=int, default=8)
     ap.add_argument("--margin", type=int, default=80)
+    ap.add_argument("--least", type=int, default=0,
+                    help="keep only positions scored at least this far from equal (centipawns)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     engine = chess.engine.SimpleEngine.popen_uci(args.engine)
@@ -72,7 +78,7 @@ def main():
                 continue
             info = engine.analyse(board, chess.engine.Limit(depth=args.depth))
             score = info["score"].relative.score(mate_score=100_000)
-            if abs(score) <= args.margin:
+            if args.least <= abs(score) <= args.margin:
                 found.append(board.epd())
     finally:
         engine.quit()
