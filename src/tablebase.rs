@@ -127,8 +127,44 @@ impl std::fmt::Debug for Tablebases {
 pub struct Opened {
     /// The tables found.
     pub tables: Tablebases,
-    /// A line for each folder or file that was left out, and why.
-    pub problems: Vec<String>,
+    /// Each folder or file that was left out, and why.
+    pub problems: Vec<Problem>,
+}
+
+/// Why a folder or file of a tablebase path was left out.
+///
+/// A folder that does not exist is told apart from the rest because GUIs send a
+/// default path that often does not exist: Debian's XBoard sends `egtpath syzygy
+/// /EGT/Syzygy` to every engine that announces Syzygy tables, and a message box about
+/// it at every start would be noise. What exists and is wrong is a mistake to report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// The path names no folder.
+    NoFolder(PathBuf),
+    /// A folder or file that exists and could not be read, or is no table.
+    Unusable(String),
+    /// A folder that holds no table at all.
+    NoTables(PathBuf),
+    /// The path was empty.
+    NothingGiven,
+}
+
+impl Problem {
+    /// Whether this is only a folder that is not there (a GUI's default path).
+    pub fn is_missing_folder(&self) -> bool {
+        matches!(self, Problem::NoFolder(_))
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::NoFolder(folder) => write!(f, "{}: no such folder", folder.display()),
+            Problem::Unusable(why) => f.write_str(why),
+            Problem::NoTables(folder) => write!(f, "{}: no Syzygy tables there", folder.display()),
+            Problem::NothingGiven => f.write_str("no folder given"),
+        }
+    }
 }
 
 impl Tablebases {
@@ -136,7 +172,7 @@ impl Tablebases {
     /// paths: `:` on Unix, `;` on Windows, as XBoard and Stockfish take them). Folders
     /// that do not exist and files that are no tables are left out and reported; the
     /// result is an error (with every problem) when no table at all was found.
-    pub fn open(paths: &str) -> Result<Opened, Vec<String>> {
+    pub fn open(paths: &str) -> Result<Opened, Vec<Problem>> {
         let mut tables = Tablebase::new();
         let mut problems = Vec::new();
         let mut files = 0;
@@ -156,16 +192,16 @@ impl Tablebases {
                         .map_err(|e| format!("{}: not a Syzygy table ({e})", file.display()))
                 }) {
                     Ok(()) => files += 1,
-                    Err(why) => problems.push(why),
+                    Err(why) => problems.push(Problem::Unusable(why)),
                 }
             }
             if files == before {
-                problems.push(format!("{}: no Syzygy tables there", folder.display()));
+                problems.push(Problem::NoTables(folder));
             }
         }
         if files == 0 {
             if problems.is_empty() {
-                problems.push("no folder given".to_string());
+                problems.push(Problem::NothingGiven);
             }
             return Err(problems);
         }
@@ -326,8 +362,14 @@ struct Outcome {
 }
 
 /// The `.rtbw` and `.rtbz` files of `folder`, sorted; an error when it is no folder.
-fn table_files(folder: &Path) -> Result<Vec<PathBuf>, String> {
-    let entries = std::fs::read_dir(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+fn table_files(folder: &Path) -> Result<Vec<PathBuf>, Problem> {
+    let entries = std::fs::read_dir(folder).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Problem::NoFolder(folder.to_path_buf())
+        } else {
+            Problem::Unusable(format!("{}: {e}", folder.display()))
+        }
+    })?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|entry| entry.path())
@@ -526,7 +568,8 @@ mod tests {
             .unwrap();
         let opened = Tablebases::open(&paths).expect("the good folder");
         assert!(opened.tables.files() > 0);
-        let problems = opened.problems.join("\n");
+        let problems: Vec<String> = opened.problems.iter().map(ToString::to_string).collect();
+        let problems = problems.join("\n");
         assert!(
             problems.contains("KQvK.rtbw: not a Syzygy table"),
             "{problems}"
@@ -535,9 +578,13 @@ mod tests {
             problems.contains("KRvK.rtbz: not a Syzygy table"),
             "{problems}"
         );
-        assert!(problems.contains(missing), "{problems}");
+        assert!(
+            problems.contains("/no/such/folder: no such folder"),
+            "{problems}"
+        );
         let none = Tablebases::open(missing).err().expect("no tables");
-        assert!(none[0].contains(missing), "{none:?}");
+        assert_eq!(none, [Problem::NoFolder(missing.into())]);
+        assert!(none[0].is_missing_folder());
         assert!(Tablebases::open("").is_err());
         let _ = std::fs::remove_dir_all(scratch);
     }

@@ -243,6 +243,7 @@ fn xboard_match(name: &str, second: &str, games: usize, extra: &[&str]) {
             "offer draw",
             "tellothers ",
             "Hint: ",
+            "# ",
         ]
         .iter()
         .any(|p| line.starts_with(p))

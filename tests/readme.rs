@@ -117,13 +117,18 @@ fn the_analysis_session_runs() {
     );
 }
 
-/// The python-chess script of the README, run as written.
+/// The python-chess scripts of the README (CECP, then UCI), each run as written.
 #[test]
 #[ignore = "needs python-chess (installed by .ci/run)"]
-fn the_python_chess_recipe_runs() {
-    let [script] = &blocks("python")[..] else {
-        panic!("one python block in the README")
-    };
+fn the_python_chess_recipes_run() {
+    let scripts = blocks("python");
+    assert_eq!(scripts.len(), 2, "the CECP and the UCI script");
+    for script in &scripts {
+        run_python_recipe(script);
+    }
+}
+
+fn run_python_recipe(script: &str) {
     let script = script.replace(ENGINE_PATH_IN_README, engine());
     let out = Command::new("python3")
         .args(["-c", &script])

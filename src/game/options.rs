@@ -13,7 +13,7 @@ use crate::cecp::{self, ErrorKind};
 use crate::eval::Evaluation;
 use crate::eval::nnue::{self, Network};
 use crate::search::{DEFAULT_HASH_MB, MOVE_OVERHEAD};
-use crate::tablebase::Tablebases;
+use crate::tablebase::{Problem, Tablebases};
 use crate::uci;
 use std::sync::Arc;
 use std::time::Duration;
@@ -800,14 +800,33 @@ impl Game {
                     opened.tables.files(),
                     opened.tables.max_pieces()
                 );
-                if !opened.problems.is_empty() {
-                    self.tell_user_error(format!("Syzygy: {}", opened.problems.join("; ")));
-                }
+                self.report_tablebase_problems("Syzygy", &opened.problems);
                 self.tablebases = Some(Arc::new(opened.tables));
             }
-            Err(problems) => {
-                self.tell_user_error(format!("Syzygy: no tables used: {}", problems.join("; ")));
-            }
+            Err(problems) => self.report_tablebase_problems("Syzygy: no tables used", &problems),
+        }
+    }
+
+    /// Tells the user what of a tablebase path was left out. In CECP a folder that is
+    /// not there alone is only a debug note: XBoard sends its default path (Debian's
+    /// `/EGT/Syzygy`) whether the user has tables or not, and `tellusererror` opens a
+    /// message box. A UCI `info string` opens none, so UCI is told everything.
+    fn report_tablebase_problems(&self, heading: &str, problems: &[Problem]) {
+        if problems.is_empty() {
+            return;
+        }
+        let text = problems
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ");
+        let text = format!("{heading}: {text}");
+        if self.protocol == Protocol::Cecp && problems.iter().all(Problem::is_missing_folder) {
+            // `debug` logs it too; XBoard reads the engine's stderr as its output, so
+            // nothing is logged at the level shown by default.
+            self.debug(text);
+        } else {
+            self.tell_user_error(text);
         }
     }
 
