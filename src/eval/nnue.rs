@@ -776,11 +776,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let pick = usize::try_from(seed % moves.len() as u64).unwrap();
-                let m = moves.as_slice()[pick];
+                let m = moves.as_slice()[random_pick(&mut seed, moves.len())];
                 let parent = acc.clone();
                 net.apply(&parent, &PieceChanges::of(&board, m), &mut acc);
                 board.make_move(m);
@@ -792,6 +788,15 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// An index below `len` from Marsaglia's xorshift generator (shifts 13, 7, 17), which
+    /// advances `seed`: the tests' games are random but the same on every run.
+    fn random_pick(seed: &mut u64, len: usize) -> usize {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        usize::try_from(*seed % len as u64).unwrap()
     }
 
     /// Positions of random games (castling, captures, en passant and promotions come up),
@@ -806,11 +811,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let pick = usize::try_from(seed % moves.len() as u64).unwrap();
-                board.make_move(moves.as_slice()[pick]);
+                board.make_move(moves.as_slice()[random_pick(&mut seed, moves.len())]);
                 all.push(board.clone());
             }
         }
