@@ -511,6 +511,7 @@ impl PieceChanges {
 mod tests {
     use super::*;
     use crate::chess::PieceType;
+    use crate::learn::SplitMix;
 
     /// A small network whose weights follow a fixed pattern.
     fn patterned(hidden: usize) -> Network {
@@ -767,7 +768,7 @@ mod tests {
     #[test]
     fn updated_accumulators_equal_fresh_ones() {
         let net = patterned(16);
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = SplitMix(0x9e37_79b9_7f4a_7c15);
         for game in 0..30 {
             let mut board = Board::startpos();
             let mut acc = net.accumulate(&board);
@@ -776,7 +777,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                let m = moves.as_slice()[random_pick(&mut seed, moves.len())];
+                let m = moves.as_slice()[random.below(moves.len())];
                 let parent = acc.clone();
                 net.apply(&parent, &PieceChanges::of(&board, m), &mut acc);
                 board.make_move(m);
@@ -790,19 +791,10 @@ mod tests {
         }
     }
 
-    /// An index below `len` from Marsaglia's xorshift generator (shifts 13, 7, 17), which
-    /// advances `seed`: the tests' games are random but the same on every run.
-    fn random_pick(seed: &mut u64, len: usize) -> usize {
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
-        usize::try_from(*seed % len as u64).unwrap()
-    }
-
     /// Positions of random games (castling, captures, en passant and promotions come up),
     /// `games` of at most `plies` moves, from a fixed seed.
     fn random_positions(games: usize, plies: usize) -> Vec<Board> {
-        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut random = SplitMix(0x0123_4567_89ab_cdef);
         let mut all = Vec::new();
         for _ in 0..games {
             let mut board = Board::startpos();
@@ -811,7 +803,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                board.make_move(moves.as_slice()[random_pick(&mut seed, moves.len())]);
+                board.make_move(moves.as_slice()[random.below(moves.len())]);
                 all.push(board.clone());
             }
         }
