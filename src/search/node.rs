@@ -5,7 +5,7 @@
 //! with a new best move. `docs/ARCHITECTURE.md` lists what a node tries before its moves.
 
 use super::history::QuietContext;
-use super::ordering::UnscoredMoves;
+use super::ordering::{UnscoredMoves, capture_may_lose};
 use super::params::*;
 use super::result::Report;
 use super::score::{
@@ -13,8 +13,9 @@ use super::score::{
     score_to_table,
 };
 use super::searcher::Searcher;
+use super::see::see;
 use super::tt::{Bound, Entry, PackedMove, Probe};
-use crate::chess::{Move, MoveList};
+use crate::chess::{Board, Move, MoveList};
 use crate::tablebase::Wdl;
 
 /// The move loop's node kinds.
@@ -361,6 +362,13 @@ impl Searcher<'_> {
             if (futile || late) && quiet && searched > 0 && !self.board.gives_check(m) {
                 continue;
             }
+            if !ROOT
+                && searched > 0
+                && best > -MATE_BOUND
+                && loses_exchange(&self.board, m, quiet, depth)
+            {
+                continue;
+            }
             if ROOT && self.is_main() {
                 self.control
                     .publish_root_move(index, self.root_moves.len(), m);
@@ -557,6 +565,19 @@ fn late_move_reduction(depth: i32, searched: usize, is_pv: bool, history: i32) -
     r.clamp(0, (depth - 2).max(0))
 }
 
+/// Whether `m`, at a node of `depth`, loses so much in the exchange on its target square
+/// that it is not worth searching (see `SEE_PRUNE_DEPTH`).
+fn loses_exchange(board: &Board, m: Move, quiet: bool, depth: i32) -> bool {
+    if depth > SEE_PRUNE_DEPTH {
+        return false;
+    }
+    if quiet {
+        see(board, m) < -SEE_QUIET_MARGIN * depth
+    } else {
+        capture_may_lose(board, m) && see(board, m) < -SEE_CAPTURE_MARGIN * depth * depth
+    }
+}
+
 /// The entry of a per-depth table for `depth`, if the table reaches that deep.
 #[inline]
 pub(super) fn table_entry<T>(table: &[T], depth: i32) -> Option<&T> {
@@ -566,7 +587,6 @@ pub(super) fn table_entry<T>(table: &[T], depth: i32) -> Option<&T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Board;
     use crate::search::control::SearchControl;
     use crate::search::request::SearchRequest;
     use crate::search::shared::SharedSearch;
@@ -693,7 +713,9 @@ mod tests {
         );
         assert_eq!((best, score >= MATE_BOUND), (mate, true));
         let moves = board.legal_moves();
-        let others = moves.iter().filter(|&&m| m != mate);
+        // Moves that lose their piece in the exchange are skipped at depth 1, not tried.
+        let tried = |m: Move| !loses_exchange(&board, m, board.is_quiet(m), 1);
+        let others = moves.iter().filter(|&&m| m != mate && tried(m));
         let spared: Vec<String> = others
             .filter(|&&m| searcher.history.score(&board, &root, m) >= 0)
             .map(|m| m.to_string())
@@ -702,6 +724,69 @@ mod tests {
             moves.len() > 64 && spared.is_empty(),
             "not penalized: {spared:?}"
         );
+    }
+
+    /// Moves whose exchange loses more (or less) than the margin of a depth.
+    #[test]
+    fn only_moves_that_lose_enough_in_the_exchange_are_pruned() {
+        // (name, position, move, depth, pruned)
+        let cases = [
+            (
+                "knight to a pawn's square",
+                "4k3/8/4p3/8/8/2N5/8/4K3 w - - 0 1",
+                "c3d5",
+                1,
+                true,
+            ),
+            (
+                "knight to a safe square",
+                "4k3/8/4p3/8/8/2N5/8/4K3 w - - 0 1",
+                "c3b5",
+                1,
+                false,
+            ),
+            (
+                "knight to a pawn's square, too deep",
+                "4k3/8/4p3/8/8/2N5/8/4K3 w - - 0 1",
+                "c3d5",
+                SEE_PRUNE_DEPTH + 1,
+                false,
+            ),
+            (
+                "queen takes a defended pawn",
+                "4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1",
+                "d2d5",
+                1,
+                true,
+            ),
+            (
+                "queen takes a defended pawn, deep",
+                "4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1",
+                "d2d5",
+                SEE_PRUNE_DEPTH,
+                false,
+            ),
+            (
+                "rook takes a knight a pawn defends",
+                "4k3/8/2p5/3n4/8/8/8/3RK3 w - - 0 1",
+                "d1d5",
+                1,
+                true,
+            ),
+            (
+                "rook takes a loose knight",
+                "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1",
+                "d1d5",
+                1,
+                false,
+            ),
+        ];
+        for (name, fen, uci, depth, pruned) in cases {
+            let board = Board::from_fen(fen).expect("a named position is legal");
+            let m = board.parse_move(uci).expect("legal");
+            let quiet = board.is_quiet(m);
+            assert_eq!(loses_exchange(&board, m, quiet, depth), pruned, "{name}");
+        }
     }
 
     #[test]

@@ -23,6 +23,13 @@ pub const FUTILITY_MARGIN: [i32; 3] = [0, PAWN_VALUE * 2, PAWN_VALUE * 4];
 /// Late-move pruning: outside the PV at depth 1-3, quiet moves after this many (by
 /// depth) are skipped: so near the leaves they almost never matter.
 pub const LATE_MOVE_COUNT: [usize; 4] = [0, 5, 8, 13];
+/// Exchange pruning: at depth ≤ `SEE_PRUNE_DEPTH`, once a move has been searched, a
+/// move whose static exchange loses more than its margin is skipped: a quiet move
+/// `SEE_QUIET_MARGIN` per ply of depth, a capture `SEE_CAPTURE_MARGIN` per ply squared
+/// (a capture's exchange misses more, so it is given more room deeper down).
+pub const SEE_PRUNE_DEPTH: i32 = 8;
+pub const SEE_QUIET_MARGIN: i32 = PAWN_VALUE * 5 / 8;
+pub const SEE_CAPTURE_MARGIN: i32 = PAWN_VALUE / 5;
 /// Delta pruning in quiescence: a capture that cannot bring the score within this of
 /// alpha is skipped.
 pub const DELTA_MARGIN: i32 = PAWN_VALUE * 2;
