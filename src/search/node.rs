@@ -13,7 +13,7 @@ use super::score::{
     score_to_table,
 };
 use super::searcher::Searcher;
-use super::see::see;
+use super::see::see_at_least;
 use super::tt::{Bound, Entry, PackedMove, Probe};
 use crate::chess::{Board, Move, MoveList};
 use crate::tablebase::Wdl;
@@ -572,9 +572,9 @@ fn loses_exchange(board: &Board, m: Move, quiet: bool, depth: i32) -> bool {
         return false;
     }
     if quiet {
-        see(board, m) < -SEE_QUIET_MARGIN * depth
+        !see_at_least(board, m, -SEE_QUIET_MARGIN * depth)
     } else {
-        capture_may_lose(board, m) && see(board, m) < -SEE_CAPTURE_MARGIN * depth * depth
+        capture_may_lose(board, m) && !see_at_least(board, m, -SEE_CAPTURE_MARGIN * depth * depth)
     }
 }
 

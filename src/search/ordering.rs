@@ -7,7 +7,7 @@ use super::history::{History, QuietContext};
 use super::params::{
     GOOD_CAPTURE_SCORE, HASH_MOVE_SCORE, KILLER_SCORE, LOSING_CAPTURE_SCORE, UNDER_PROMOTION_SCORE,
 };
-use super::see::see;
+use super::see::see_at_least;
 use super::tt::PackedMove;
 use crate::chess::{Board, FixedList, Move, MoveList, PieceType};
 use crate::eval::piece_value;
@@ -203,7 +203,7 @@ impl FullWidthMoves<'_> {
             let (index, score) = self.0.best_remaining()?;
             let m = self.0.moves[index];
             let unchecked_capture = (GOOD_CAPTURE_SCORE..HASH_MOVE_SCORE).contains(&score);
-            if unchecked_capture && capture_may_lose(board, m) && see(board, m) < 0 {
+            if unchecked_capture && capture_may_lose(board, m) && !see_at_least(board, m, 0) {
                 self.0.scores[index] = score - GOOD_CAPTURE_SCORE + LOSING_CAPTURE_SCORE;
                 continue;
             }
@@ -223,6 +223,7 @@ pub fn capture_may_lose(board: &Board, m: Move) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::see::see;
     use super::*;
 
     /// Positions with captures that win, trade and lose material.

@@ -10,7 +10,7 @@ use super::score::{
     DRAW, INFINITY, MATE, MAX_PLY, answers, bound_of, plies, score_from_table, score_to_table,
 };
 use super::searcher::Searcher;
-use super::see::see;
+use super::see::see_at_least;
 use super::tt::Probe;
 use crate::chess::{Move, PieceType};
 use crate::eval::piece_value;
@@ -77,7 +77,7 @@ impl Searcher<'_> {
                 if stand_pat + gain + DELTA_MARGIN <= alpha {
                     continue;
                 }
-                if capture_may_lose(&self.board, m) && see(&self.board, m) < 0 {
+                if capture_may_lose(&self.board, m) && !see_at_least(&self.board, m, 0) {
                     continue;
                 }
             }

@@ -3,7 +3,7 @@
 //! continuing would lose. Quiescence uses it to skip captures that lose material, and move
 //! ordering to put them after the quiet moves that are likely to be good.
 
-use crate::chess::{Board, Color, Move, MoveKind, PieceType, Square, dir};
+use crate::chess::{Board, Color, Move, MoveKind, PieceType, Square, dir, line_step};
 use crate::eval::piece_value;
 
 /// Value of a king in an exchange: large enough that capturing it ends every sequence.
@@ -34,14 +34,26 @@ fn least_valuable_attacker(
     let present =
         |sq: Square, kind: PieceType| !is_removed(removed, sq) && board.piece_at(sq).is(side, kind);
     let back = -side.forward();
-    for step in [dir::E, dir::W] {
+    // (A side without pawns or knights needs no look at their squares.)
+    let has = |kind: PieceType| board.count(side, kind) > 0;
+    let pawn_steps: &[i8] = if has(PieceType::Pawn) {
+        &[dir::E, dir::W]
+    } else {
+        &[]
+    };
+    for &step in pawn_steps {
         if let Some(sq) = target.offset(back + step)
             && present(sq, PieceType::Pawn)
         {
             return Some((sq, PieceType::Pawn));
         }
     }
-    for d in dir::KNIGHT {
+    let knight_jumps: &[i8] = if has(PieceType::Knight) {
+        &dir::KNIGHT
+    } else {
+        &[]
+    };
+    for &d in knight_jumps {
         if let Some(sq) = target.offset(d)
             && present(sq, PieceType::Knight)
         {
@@ -49,7 +61,11 @@ fn least_valuable_attacker(
         }
     }
     let mut best: Option<(Square, PieceType)> = None;
-    for d in dir::KING {
+    let rays = slider_rays(board, target, side);
+    for (i, d) in dir::KING.into_iter().enumerate() {
+        if rays & 1 << i == 0 {
+            continue;
+        }
         let straight = crate::chess::is_straight(d);
         let mut sq = target;
         while let Some(next) = sq.offset(d) {
@@ -65,6 +81,10 @@ fn least_valuable_attacker(
                 } else {
                     kind.slides_diagonally()
                 };
+                if slides && kind == PieceType::Bishop {
+                    // No slider is worth less, and the first of equals is the one taken.
+                    return Some((sq, kind));
+                }
                 if slides && best.is_none_or(|(_, b)| exchange_value(kind) < exchange_value(b)) {
                     best = Some((sq, kind));
                 }
@@ -80,42 +100,124 @@ fn least_valuable_attacker(
     (adjacent && king != target && !is_removed(removed, king)).then_some((king, PieceType::King))
 }
 
-/// Material won (in evaluation units, positive = good for the mover) by `m` and the
-/// exchange that follows on its target square.
-pub fn see(board: &Board, m: Move) -> i32 {
-    let target = m.to();
+/// Longest exchange either evaluation follows (captures after `m`, plus one).
+const MAX_EXCHANGE: usize = 32;
+
+/// The board just after `m`, as the exchange sees it: what the mover won with it, the
+/// exchange value of the piece left on the target square, and the squares emptied.
+fn first_capture(board: &Board, m: Move) -> (i32, i32, Removed) {
     let mover = board.piece_at(m.from()).kind().expect("a piece moves");
-    let mut gains = [0i32; 32];
-    gains[0] = board.captured_kind(m).map_or(0, piece_value);
+    let mut gain = board.captured_kind(m).map_or(0, piece_value);
     let mut on_square = exchange_value(mover);
     if let Some(p) = m.promoted() {
-        gains[0] += piece_value(p) - piece_value(PieceType::Pawn);
+        gain += piece_value(p) - piece_value(PieceType::Pawn);
         on_square = piece_value(p);
     }
     let mut removed: Removed = 1u128 << m.from().index();
     if m.kind() == MoveKind::EnPassant {
-        let victim = target
+        let victim = m
+            .to()
             .offset(-board.side_to_move().forward())
             .expect("on board");
         removed |= 1u128 << victim.index();
     }
+    (gain, on_square, removed)
+}
+
+/// The next capture on `target` by `side`: its least valuable attacker, unless that is
+/// the king and the square is still defended (the king may not capture into a defended
+/// square, which ends the exchange as if `side` had no attacker).
+fn next_capture(
+    board: &Board,
+    target: Square,
+    side: Color,
+    removed: Removed,
+) -> Option<(Square, PieceType)> {
+    let (sq, kind) = least_valuable_attacker(board, target, side, removed)?;
+    let defended = || {
+        least_valuable_attacker(board, target, side.flip(), removed | 1u128 << sq.index()).is_some()
+    };
+    (kind != PieceType::King || !defended()).then_some((sq, kind))
+}
+
+/// Whether `see(board, m) >= threshold`, found without following the exchange further
+/// than it takes to decide: pruning asks only this, for most moves at every node.
+///
+/// Both sides may stop capturing at any point. So the side to capture next wins the
+/// question as soon as the material so far already answers it its way, and loses it
+/// when it must capture and cannot; the first answer reached is the exchange's.
+pub fn see_at_least(board: &Board, m: Move, threshold: i32) -> bool {
+    let target = m.to();
+    let (gain, mut on_square, mut removed) = first_capture(board, m);
+    // The mover's material so far, less the threshold: >= 0 answers "yes".
+    let mut balance = gain - threshold;
+    let mover = board.side_to_move();
+    let mut side = mover.flip();
+    for _ in 1..MAX_EXCHANGE {
+        let mover_to_capture = side == mover;
+        // Stopping here settles it for the side to capture.
+        if (balance >= 0) == mover_to_capture {
+            return balance >= 0;
+        }
+        // If even capturing would not turn it that side's way, the other side stops
+        // next: settled without looking for attackers.
+        let after = if mover_to_capture {
+            balance + on_square
+        } else {
+            balance - on_square
+        };
+        if (after >= 0) != mover_to_capture {
+            return after >= 0;
+        }
+        let Some((sq, kind)) = next_capture(board, target, side, removed) else {
+            return balance >= 0;
+        };
+        balance = after;
+        removed |= 1u128 << sq.index();
+        on_square = exchange_value(kind);
+        side = side.flip();
+    }
+    balance >= 0
+}
+
+/// The rays from `target` (bit `i` for `dir::KING[i]`) on which `side` has a piece that
+/// slides along them: only those can hold a sliding attacker, and a few list entries
+/// cost less to look at than eight rays walked to the edge.
+fn slider_rays(board: &Board, target: Square, side: Color) -> u8 {
+    let mut rays = 0;
+    for kind in [PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
+        for &sq in board.pieces_of(side, kind) {
+            let step = line_step(target, sq);
+            let slides = if crate::chess::is_straight(step) {
+                kind.slides_straight()
+            } else {
+                kind.slides_diagonally()
+            };
+            if step != 0 && slides {
+                let i = dir::KING.iter().position(|&d| d == step).unwrap_or(0);
+                rays |= 1 << i;
+            }
+        }
+    }
+    rays
+}
+
+/// Material won (in evaluation units, positive = good for the mover) by `m` and the
+/// exchange that follows on its target square.
+pub fn see(board: &Board, m: Move) -> i32 {
+    let target = m.to();
+    let mut gains = [0i32; MAX_EXCHANGE];
+    let (gain, mut on_square, mut removed) = first_capture(board, m);
+    gains[0] = gain;
     let mut side = board.side_to_move().flip();
     let mut depth = 0;
     while depth + 1 < gains.len() {
-        let Some((sq, kind)) = least_valuable_attacker(board, target, side, removed) else {
+        let Some((sq, kind)) = next_capture(board, target, side, removed) else {
             break;
         };
         depth += 1;
         // What `side` stands to win by capturing here, if the exchange stopped after it.
         gains[depth] = on_square - gains[depth - 1];
-        if kind == PieceType::King
-            && least_valuable_attacker(board, target, side.flip(), removed | 1u128 << sq.index())
-                .is_some()
-        {
-            // The king may not capture into a defended square.
-            depth -= 1;
-            break;
-        }
         removed |= 1u128 << sq.index();
         on_square = exchange_value(kind);
         side = side.flip();
@@ -130,6 +232,7 @@ pub fn see(board: &Board, m: Move) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::params::{SEE_CAPTURE_MARGIN, SEE_PRUNE_DEPTH, SEE_QUIET_MARGIN};
     use super::*;
 
     fn see_of(fen: &str, mv: &str) -> i32 {
@@ -197,5 +300,63 @@ mod tests {
         for (name, fen, mv, expected) in cases {
             assert_eq!(see_of(fen, mv), *expected, "{name}");
         }
+    }
+
+    /// The thresholds worth asking about a move whose exchange is worth `value`: both
+    /// sides of it, both sides of every piece value from it, zero, and the margins
+    /// pruning asks at every depth.
+    fn thresholds(value: i32) -> Vec<i32> {
+        let mut all = vec![0, -KING_EXCHANGE_VALUE, KING_EXCHANGE_VALUE + 1];
+        for kind in [
+            PieceType::Pawn,
+            PieceType::Knight,
+            PieceType::Bishop,
+            PieceType::Rook,
+            PieceType::Queen,
+        ] {
+            all.extend([value - piece_value(kind), value + piece_value(kind)]);
+        }
+        for depth in 1..=SEE_PRUNE_DEPTH {
+            all.extend([
+                -SEE_QUIET_MARGIN * depth,
+                -SEE_CAPTURE_MARGIN * depth * depth,
+            ]);
+        }
+        all.into_iter()
+            .flat_map(|t| [t - 1, t, t + 1])
+            .chain([value - 1, value, value + 1])
+            .collect()
+    }
+
+    /// `see_at_least` answers exactly as the full evaluation does, for every move and
+    /// threshold of the bench positions and of random walks from them (promotions, en
+    /// passant, kings in the exchange and long x-ray sequences come up).
+    #[test]
+    fn threshold_answers_agree_with_the_full_exchange() {
+        let mut random = crate::learn::SplitMix(0x005e_e50f_e8c4);
+        let mut checked = 0usize;
+        for fen in crate::chess::positions::BENCH {
+            let mut board = Board::from_fen(fen).unwrap();
+            for _ in 0..60 {
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in moves.iter() {
+                    let value = see(&board, m);
+                    for t in thresholds(value) {
+                        assert_eq!(
+                            see_at_least(&board, m, t),
+                            value >= t,
+                            "{m} threshold {t} (exchange {value}) in {}",
+                            board.to_fen()
+                        );
+                        checked += 1;
+                    }
+                }
+                board.make_move(moves.as_slice()[random.below(moves.len())]);
+            }
+        }
+        assert!(checked > 1_000_000, "only {checked} questions");
     }
 }
