@@ -2,7 +2,9 @@
 //! FEN describes and an incrementally updated Zobrist key.
 
 use super::moves::{Move, MoveKind};
-use super::types::{CastleFiles, CastlingRights, Color, Piece, PieceType, Square, dir};
+use super::types::{
+    CastleFiles, CastlingRights, Color, Piece, PieceType, Square, dir, is_straight, line_step,
+};
 use super::zobrist::keys;
 
 /// Most pieces one side can have (FEN validation rejects more).
@@ -218,6 +220,10 @@ impl Board {
     /// A promotion is made and taken back instead (the new piece may be of a kind the
     /// side has none of, which the attack test's shortcuts assume away).
     pub fn gives_check(&self, m: Move) -> bool {
+        let plain = matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush);
+        if plain && m.promoted().is_none() {
+            return self.checks_directly(m) || self.uncovers_check(m);
+        }
         if m.promoted().is_some() {
             let mut after = self.clone();
             after.make_move(m);
@@ -252,6 +258,69 @@ impl Board {
             }
         };
         self.attacked_with(self.king_square(us.flip()), us, after)
+    }
+
+    /// Whether the piece of the plain move `m` attacks the enemy king from its target.
+    fn checks_directly(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let king = self.king_square(self.side.flip());
+        let Some(kind) = self.squares[from.index()].kind() else {
+            return false;
+        };
+        match kind {
+            PieceType::Pawn => [dir::E, dir::W]
+                .into_iter()
+                .any(|side_step| to.offset(self.side.forward() + side_step) == Some(king)),
+            PieceType::Knight => dir::KNIGHT.into_iter().any(|d| to.offset(d) == Some(king)),
+            // A king never stands next to the other.
+            PieceType::King => false,
+            slider => {
+                let step = line_step(to, king);
+                let slides = if is_straight(step) {
+                    slider.slides_straight()
+                } else {
+                    slider.slides_diagonally()
+                };
+                step != 0 && slides && self.ray_clear(to, king, step, from)
+            }
+        }
+    }
+
+    /// Whether the plain move `m` uncovers a slider of the mover's on the enemy king:
+    /// its origin lies on a line from the king, it leaves that line, and the first piece
+    /// beyond it is a slider of the mover's that slides along it.
+    fn uncovers_check(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let king = self.king_square(self.side.flip());
+        let step = line_step(king, from);
+        if step == 0 || line_step(king, to) == step || !self.ray_clear(king, from, step, from) {
+            return false;
+        }
+        let Some(p) = first_piece_on_ray(from, step, &|sq| self.squares[sq.index()]) else {
+            return false;
+        };
+        let slides = if is_straight(step) {
+            p.kind().is_some_and(PieceType::slides_straight)
+        } else {
+            p.kind().is_some_and(PieceType::slides_diagonally)
+        };
+        p.is_color(self.side) && slides
+    }
+
+    /// Whether the squares strictly between `a` and `b` (`step` apart along a line) are
+    /// empty, counting `vacated` as empty.
+    fn ray_clear(&self, a: Square, b: Square, step: i8, vacated: Square) -> bool {
+        let mut sq = a;
+        while let Some(next) = sq.offset(step) {
+            if next == b {
+                return true;
+            }
+            if next != vacated && !self.squares[next.index()].is_empty() {
+                return false;
+            }
+            sq = next;
+        }
+        false
     }
 
     /// Whether the move captures something (including en passant).
