@@ -87,7 +87,8 @@ impl Searcher<'_> {
         if self.is_repetition(ply) || self.returns_to_game_position(ply) {
             return self.draw_score(ply);
         }
-        let in_check = self.board.in_check();
+        let in_check = self.known_check[ply].unwrap_or_else(|| self.board.in_check());
+        debug_assert_eq!(in_check, self.board.in_check(), "a stale check flag");
         if self.board.is_fifty_move_draw() {
             return if in_check && !self.board.has_legal_move() {
                 -MATE + plies(ply)
@@ -375,6 +376,7 @@ impl Searcher<'_> {
             }
             let undo = self.make(ply, m);
             let gives_check = self.board.in_check();
+            self.known_check[ply + 1] = Some(gives_check);
             self.path[ply + 1] = self.board.key();
             let reduction = if searched > 0
                 && may_reduce(depth, searched, quiet, in_check, gives_check)
@@ -389,6 +391,7 @@ impl Searcher<'_> {
             let window = (alpha, beta);
             let score = self.search_move(depth, window, ply, searched == 0, extension, reduction);
             self.board.unmake_move(m, &undo);
+            self.known_check[ply + 1] = None;
             if self.stopped {
                 return (DRAW, best_move);
             }

@@ -49,7 +49,8 @@ impl Searcher<'_> {
             Probe::Miss => {}
         }
         let original_alpha = alpha;
-        let in_check = self.board.in_check();
+        let in_check = self.known_check[ply].unwrap_or_else(|| self.board.in_check());
+        debug_assert_eq!(in_check, self.board.in_check(), "a stale check flag");
         let mut unscored = UnscoredMoves::new();
         let stand_pat;
         if in_check {

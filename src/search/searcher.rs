@@ -57,6 +57,9 @@ pub struct Searcher<'a> {
     /// The move made at each ply of the current path (`NONE` for a null move), for
     /// continuation history.
     moved: [MoveContext; MAX_PLY + 1],
+    /// Whether the side to move at each ply is in check, where the move loop that made
+    /// the move has already looked (`None` elsewhere): the node need not look again.
+    pub(super) known_check: [Option<bool>; MAX_PLY + 1],
     /// Evaluations of positions this thread has seen.
     eval_cache: EvalCache,
     /// Pawn shapes this thread has seen, for the evaluation.
@@ -127,6 +130,7 @@ impl<'a> Searcher<'a> {
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             history: History::new(),
             moved: [MoveContext::NONE; MAX_PLY + 1],
+            known_check: [None; MAX_PLY + 1],
             eval_cache: EvalCache::new(),
             pawn_table: PawnTable::new(),
             pv: PvTable::new(),
