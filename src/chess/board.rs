@@ -2,9 +2,7 @@
 //! FEN describes and an incrementally updated Zobrist key.
 
 use super::moves::{Move, MoveKind};
-use super::types::{
-    CastleFiles, CastlingRights, Color, Piece, PieceType, Square, dir, is_straight, line_step,
-};
+use super::types::{CastleFiles, CastlingRights, Color, Piece, PieceType, Square, dir, line_step};
 use super::zobrist::keys;
 
 /// Most pieces one side can have (FEN validation rejects more).
@@ -276,12 +274,7 @@ impl Board {
             PieceType::King => false,
             slider => {
                 let step = line_step(to, king);
-                let slides = if is_straight(step) {
-                    slider.slides_straight()
-                } else {
-                    slider.slides_diagonally()
-                };
-                step != 0 && slides && self.ray_clear(to, king, step, from)
+                slider.slides_along(step) && self.ray_clear(to, king, step, from)
             }
         }
     }
@@ -299,12 +292,7 @@ impl Board {
         let Some(p) = first_piece_on_ray(from, step, &|sq| self.squares[sq.index()]) else {
             return false;
         };
-        let slides = if is_straight(step) {
-            p.kind().is_some_and(PieceType::slides_straight)
-        } else {
-            p.kind().is_some_and(PieceType::slides_diagonally)
-        };
-        p.is_color(self.side) && slides
+        p.is_color(self.side) && p.kind().is_some_and(|kind| kind.slides_along(step))
     }
 
     /// Whether the squares strictly between `a` and `b` (`step` apart along a line) are

@@ -158,6 +158,16 @@ impl PieceType {
     pub const fn slides_diagonally(self) -> bool {
         matches!(self, PieceType::Bishop | PieceType::Queen)
     }
+
+    /// Slides along the line of the unit `step` (false for no step).
+    #[inline]
+    pub const fn slides_along(self, step: i8) -> bool {
+        if is_straight(step) {
+            self.slides_straight()
+        } else {
+            step != 0 && self.slides_diagonally()
+        }
+    }
 }
 
 /// A piece or an empty square, packed in one byte: bit 3 is the colour (set for Black),

@@ -3,7 +3,7 @@
 //! continuing would lose. Quiescence uses it to skip captures that lose material, and move
 //! ordering to put them after the quiet moves that are likely to be good.
 
-use crate::chess::{Board, Color, Move, MoveKind, PieceType, Square, dir, line_step};
+use crate::chess::{Board, Color, Move, MoveKind, PieceType, Square, dir};
 use crate::eval::piece_value;
 
 /// Value of a king in an exchange: large enough that capturing it ends every sequence.
@@ -61,12 +61,11 @@ fn least_valuable_attacker(
         }
     }
     let mut best: Option<(Square, PieceType)> = None;
-    let rays = slider_rays(board, target, side);
+    let rays = board.slider_lines(target, side);
     for (i, d) in dir::KING.into_iter().enumerate() {
         if rays & 1 << i == 0 {
             continue;
         }
-        let straight = crate::chess::is_straight(d);
         let mut sq = target;
         while let Some(next) = sq.offset(d) {
             sq = next;
@@ -76,11 +75,7 @@ fn least_valuable_attacker(
             let p = board.piece_at(sq);
             if p.is_color(side) {
                 let kind = p.kind().expect("occupied");
-                let slides = if straight {
-                    kind.slides_straight()
-                } else {
-                    kind.slides_diagonally()
-                };
+                let slides = kind.slides_along(d);
                 if slides && kind == PieceType::Bishop {
                     // No slider is worth less, and the first of equals is the one taken.
                     return Some((sq, kind));
@@ -178,28 +173,6 @@ pub fn see_at_least(board: &Board, m: Move, threshold: i32) -> bool {
         side = side.flip();
     }
     balance >= 0
-}
-
-/// The rays from `target` (bit `i` for `dir::KING[i]`) on which `side` has a piece that
-/// slides along them: only those can hold a sliding attacker, and a few list entries
-/// cost less to look at than eight rays walked to the edge.
-fn slider_rays(board: &Board, target: Square, side: Color) -> u8 {
-    let mut rays = 0;
-    for kind in [PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
-        for &sq in board.pieces_of(side, kind) {
-            let step = line_step(target, sq);
-            let slides = if crate::chess::is_straight(step) {
-                kind.slides_straight()
-            } else {
-                kind.slides_diagonally()
-            };
-            if step != 0 && slides {
-                let i = dir::KING.iter().position(|&d| d == step).unwrap_or(0);
-                rays |= 1 << i;
-            }
-        }
-    }
-    rays
 }
 
 /// Material won (in evaluation units, positive = good for the mover) by `m` and the
