@@ -15,14 +15,23 @@ pub const NULL_MOVE_REDUCTION: i32 = 3;
 pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 6;
 /// Static-eval ("reverse futility") cut: at depth ≤ this outside the PV, a static eval
 /// at least `STATIC_CUT_MARGIN` per ply of depth above beta returns at once.
-pub const STATIC_CUT_DEPTH: i32 = 3;
+pub const STATIC_CUT_DEPTH: i32 = 6;
 pub const STATIC_CUT_MARGIN: i32 = PAWN_VALUE * 3 / 2;
-/// Futility: outside the PV, quiet moves at depth 1 or 2 are skipped when the static
-/// eval plus this margin (by depth) cannot reach alpha.
-pub const FUTILITY_MARGIN: [i32; 3] = [0, PAWN_VALUE * 2, PAWN_VALUE * 4];
-/// Late-move pruning: outside the PV at depth 1-3, quiet moves after this many (by
-/// depth) are skipped: so near the leaves they almost never matter.
-pub const LATE_MOVE_COUNT: [usize; 4] = [0, 5, 8, 13];
+/// Futility: outside the PV, quiet moves at depth 1-6 are skipped when the static eval
+/// plus this margin (by depth: one pawn more a ply) cannot reach alpha.
+pub const FUTILITY_MARGIN: [i32; 7] = [
+    0,
+    PAWN_VALUE * 2,
+    PAWN_VALUE * 3,
+    PAWN_VALUE * 4,
+    PAWN_VALUE * 5,
+    PAWN_VALUE * 6,
+    PAWN_VALUE * 7,
+];
+/// Late-move pruning: outside the PV at depth 1-8, quiet moves after this many (by
+/// depth: about 4 + depth squared) are skipped: ordered by history, so late they rarely
+/// matter.
+pub const LATE_MOVE_COUNT: [usize; 9] = [0, 5, 8, 13, 20, 29, 40, 53, 68];
 /// Exchange pruning: at depth ≤ `SEE_PRUNE_DEPTH`, once a move has been searched, a
 /// move whose static exchange loses more than its margin is skipped: a quiet move
 /// `SEE_QUIET_MARGIN` per ply of depth, a capture `SEE_CAPTURE_MARGIN` per ply squared
