@@ -343,7 +343,7 @@ pub struct TrainArgs {
     /// The hidden layer's activation: crelu or screlu
     #[arg(long, value_name = "NAME", default_value_t = Settings::default().activation, value_parser = activation)]
     pub activation: Activation,
-    /// King buckets of the input layer (1 to 31)
+    /// Output buckets, by the number of pieces on the board (1 to 31)
     #[arg(long, value_name = "N", default_value_t = Settings::default().buckets, value_parser = up_to(nnue::MAX_BUCKETS))]
     pub buckets: usize,
     /// Threads that compute the gradients
