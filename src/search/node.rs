@@ -334,8 +334,8 @@ impl Searcher<'_> {
         }
         let futile = !is_pv
             && !in_check
-            && table_entry(&FUTILITY_MARGIN, depth)
-                .is_some_and(|&margin| static_eval + margin <= alpha);
+            && depth <= FUTILITY_DEPTH
+            && static_eval + futility_margin(depth) <= alpha;
 
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
@@ -578,6 +578,16 @@ fn loses_exchange(board: &Board, m: Move, quiet: bool, depth: i32) -> bool {
         !see_at_least(board, m, -SEE_QUIET_MARGIN * depth)
     } else {
         capture_may_lose(board, m) && !see_at_least(board, m, -SEE_CAPTURE_MARGIN * depth * depth)
+    }
+}
+
+/// The futility margin of a node at `depth` (see `FUTILITY_DEPTH`): none at depth 0 or
+/// below, where no move loop runs.
+fn futility_margin(depth: i32) -> i32 {
+    if depth <= 0 {
+        0
+    } else {
+        FUTILITY_MARGIN_PER_PLY * (depth + 1)
     }
 }
 

@@ -17,17 +17,11 @@ pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 6;
 /// at least `STATIC_CUT_MARGIN` per ply of depth above beta returns at once.
 pub const STATIC_CUT_DEPTH: i32 = 6;
 pub const STATIC_CUT_MARGIN: i32 = PAWN_VALUE * 3 / 2;
-/// Futility: outside the PV, quiet moves at depth 1-6 are skipped when the static eval
-/// plus this margin (by depth: one pawn more a ply) cannot reach alpha.
-pub const FUTILITY_MARGIN: [i32; 7] = [
-    0,
-    PAWN_VALUE * 2,
-    PAWN_VALUE * 3,
-    PAWN_VALUE * 4,
-    PAWN_VALUE * 5,
-    PAWN_VALUE * 6,
-    PAWN_VALUE * 7,
-];
+/// Futility: outside the PV, quiet moves at depth ≤ `FUTILITY_DEPTH` are skipped when
+/// the static eval plus `FUTILITY_MARGIN_PER_PLY` for each ply of depth, and one more,
+/// cannot reach alpha (2 pawns at depth 1, 7 at depth 6).
+pub const FUTILITY_DEPTH: i32 = 6;
+pub const FUTILITY_MARGIN_PER_PLY: i32 = PAWN_VALUE;
 /// Late-move pruning: outside the PV at depth 1-8, quiet moves after this many (by
 /// depth: about 4 + depth squared) are skipped: ordered by history, so late they rarely
 /// matter.
