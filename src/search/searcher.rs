@@ -227,11 +227,15 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub(super) fn make(&mut self, ply: usize, m: Move) -> Undo {
         self.moved[ply] = MoveContext::of(&self.board, m);
-        if let Some(net) = self.network {
+        let changes = self.network.map(|_| PieceChanges::of(&self.board, m));
+        let undo = self.board.make_move(m);
+        // The child's table bucket is fetched while the accumulators are updated.
+        self.tt.prefetch(self.board.key());
+        if let (Some(net), Some(changes)) = (self.network, changes) {
             let (done, next) = self.accumulators.split_at_mut(ply + 1);
-            net.apply(&done[ply], &PieceChanges::of(&self.board, m), &mut next[0]);
+            net.apply(&done[ply], &changes, &mut next[0]);
         }
-        self.board.make_move(m)
+        undo
     }
 
     /// Passes the move at `ply` (null move): the pieces, and so the accumulators, stay.
@@ -242,7 +246,9 @@ impl<'a> Searcher<'a> {
             let (done, next) = self.accumulators.split_at_mut(ply + 1);
             net.apply(&done[ply], &PieceChanges::NONE, &mut next[0]);
         }
-        self.board.make_null()
+        let undo = self.board.make_null();
+        self.tt.prefetch(self.board.key());
+        undo
     }
 
     /// The move last made at `ply`, as continuation history sees it.
