@@ -227,11 +227,13 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub(super) fn make(&mut self, ply: usize, m: Move) -> Undo {
         self.moved[ply] = MoveContext::of(&self.board, m);
-        let changes = self.network.map(|_| PieceChanges::of(&self.board, m));
+        let update = self
+            .network
+            .map(|net| (net, PieceChanges::of(&self.board, m)));
         let undo = self.board.make_move(m);
         // The child's table bucket is fetched while the accumulators are updated.
         self.tt.prefetch(self.board.key());
-        if let (Some(net), Some(changes)) = (self.network, changes) {
+        if let Some((net, changes)) = update {
             let (done, next) = self.accumulators.split_at_mut(ply + 1);
             net.apply(&done[ply], &changes, &mut next[0]);
         }
@@ -242,12 +244,13 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub(super) fn make_null(&mut self, ply: usize) -> Undo {
         self.moved[ply] = MoveContext::NONE;
+        let undo = self.board.make_null();
+        // As in `make`: the fetch overlaps the accumulators' copy.
+        self.tt.prefetch(self.board.key());
         if let Some(net) = self.network {
             let (done, next) = self.accumulators.split_at_mut(ply + 1);
             net.apply(&done[ply], &PieceChanges::NONE, &mut next[0]);
         }
-        let undo = self.board.make_null();
-        self.tt.prefetch(self.board.key());
         undo
     }
 
