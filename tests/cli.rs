@@ -206,6 +206,13 @@ fn bad_arguments_give_usage_and_status_2() {
             "--validate",
         ),
         (
+            "train --init and --hidden",
+            &[
+                "train", "d.bin", "--out", "a", "--init", "n", "--hidden", "64",
+            ],
+            "--hidden",
+        ),
+        (
             "train hidden 0",
             &["train", "d.bin", "--out", "a", "--hidden", "0"],
             "--hidden",

@@ -322,6 +322,13 @@ pub struct TrainArgs {
     /// Only print the held-out loss of the network in NET on the data
     #[arg(long, value_name = "NET")]
     pub validate: Option<PathBuf>,
+    /// Start from the network in NET (its size, activation and buckets) instead of random weights
+    #[arg(
+        long,
+        value_name = "NET",
+        conflicts_with_all = ["validate", "hidden", "activation", "buckets"]
+    )]
+    pub init: Option<PathBuf>,
     /// Hidden units (1 to 4096)
     #[arg(long, value_name = "N", default_value_t = Settings::default().hidden, value_parser = up_to(MAX_HIDDEN))]
     pub hidden: usize,

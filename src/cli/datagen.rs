@@ -244,9 +244,19 @@ fn generate(out: &Path, games: u64, settings: SelfPlay, threads: u64) -> Result<
 }
 
 /// Runs `ferrimax train`: reads every record of the DATA files, trains (progress on
-/// stderr) and writes the integer network to NET, or with `--validate` prints a
-/// network's held-out loss; the exit status.
+/// stderr; from random weights, or from `--init`'s network) and writes the integer
+/// network to NET, or with `--validate` prints a network's held-out loss; the exit status.
 pub fn run_train(args: &TrainArgs) -> i32 {
+    let start = match &args.init {
+        None => None,
+        Some(path) => match Network::read(path) {
+            Ok(network) => Some(network),
+            Err(why) => {
+                eprintln!("train: {}: {why}", path.display());
+                return USAGE_ERROR;
+            }
+        },
+    };
     let settings = Settings {
         hidden: args.hidden,
         epochs: args.epochs,
@@ -258,6 +268,7 @@ pub fn run_train(args: &TrainArgs) -> i32 {
         mirror: args.mirror == 1,
         activation: args.activation,
         buckets: args.buckets,
+        start,
     };
     let files = &args.files;
     // Clap requires exactly one of --out and --validate.

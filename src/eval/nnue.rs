@@ -292,6 +292,17 @@ impl Network {
         self.output_bias.len()
     }
 
+    /// Its integer weights, in `new`'s order (input rows, hidden biases, output weights,
+    /// output biases): the trainer starts from them to go on learning on new data.
+    pub fn weights(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
+        (
+            &self.input_weights,
+            &self.hidden_bias,
+            &self.output_weights,
+            &self.output_bias,
+        )
+    }
+
     /// The file: magic, version, hidden units, activation, output buckets, then every
     /// weight little-endian.
     pub fn to_bytes(&self) -> Vec<u8> {

@@ -33,6 +33,10 @@ pub struct Settings {
     pub activation: Activation,
     /// Output buckets (sets of output weights by the number of pieces on the board).
     pub buckets: usize,
+    /// A network to start from instead of random weights (its shape, not `hidden`,
+    /// `activation` and `buckets`, decides the run's): a network goes on learning from
+    /// new games without relearning what the old ones taught it.
+    pub start: Option<Network>,
 }
 
 impl Default for Settings {
@@ -48,6 +52,7 @@ impl Default for Settings {
             mirror: true,
             activation: Activation::Clipped,
             buckets: 1,
+            start: None,
         }
     }
 }
@@ -181,6 +186,29 @@ impl FloatNet {
                 .map(|_| rng.random_range(-output_range..output_range))
                 .collect(),
             output_bias: vec![0.0; buckets],
+        }
+    }
+
+    /// The float weights of an integer network: each divided by the scale `quantize`
+    /// multiplies it by, so that rounding again gives the same integers.
+    fn from_network(network: &Network) -> FloatNet {
+        let (input_weights, hidden_bias, output_weights, output_bias) = network.weights();
+        let scaled = |values: &[i16], scale: i32| -> Vec<f32> {
+            values
+                .iter()
+                .map(|&v| f32::from(v) / scale as f32)
+                .collect()
+        };
+        FloatNet {
+            hidden: network.hidden(),
+            activation: network.activation(),
+            input_weights: scaled(input_weights, QA),
+            hidden_bias: scaled(hidden_bias, QA),
+            output_weights: scaled(output_weights, QB),
+            output_bias: output_bias
+                .iter()
+                .map(|&b| b as f32 / (QA * QB) as f32)
+                .collect(),
         }
     }
 
@@ -366,7 +394,11 @@ pub struct Trained {
 /// Trains a network on `records`, reporting each epoch through `progress`.
 pub fn train(records: &[Record], settings: &Settings, mut progress: impl FnMut(&str)) -> Trained {
     let mut rng = StdRng::seed_from_u64(settings.seed);
-    let buckets = settings.buckets.clamp(1, nnue::MAX_BUCKETS);
+    let buckets = settings
+        .start
+        .as_ref()
+        .map_or(settings.buckets, Network::buckets)
+        .clamp(1, nnue::MAX_BUCKETS);
     let mut training = Vec::new();
     let (mut held, mut held_records) = (Vec::new(), Vec::new());
     for (i, record) in records.iter().enumerate() {
@@ -383,7 +415,10 @@ pub fn train(records: &[Record], settings: &Settings, mut progress: impl FnMut(&
             training.push(sample);
         }
     }
-    let mut net = FloatNet::random(settings.hidden, buckets, settings.activation, &mut rng);
+    let mut net = match &settings.start {
+        Some(network) => FloatNet::from_network(network),
+        None => FloatNet::random(settings.hidden, buckets, settings.activation, &mut rng),
+    };
     let mut first_moment = FloatNet::zeroed(&net);
     let mut second_moment = FloatNet::zeroed(&net);
     let mut validation = vec![mean_loss(&net, &held)];
@@ -550,6 +585,50 @@ mod tests {
                 trained.quantized
             );
         }
+    }
+
+    /// A run that starts from a network starts where that network stands: its shape, its
+    /// held-out loss (the float weights round back to the same integers), and with no
+    /// epoch to run it gives the same network back; with epochs it goes on learning.
+    #[test]
+    fn a_run_from_a_network_starts_from_that_network() {
+        let records = small_data();
+        let first = Settings {
+            hidden: 16,
+            epochs: 3,
+            batch: 256,
+            learning_rate: 5e-3,
+            threads: 2,
+            activation: Activation::SquaredClipped,
+            buckets: 4,
+            ..Settings::default()
+        };
+        let network = train(&records, &first, |_| {}).network;
+        assert_eq!(FloatNet::from_network(&network).quantize(), network);
+        let start_loss = held_out_loss(&network, &records, first.result_weight).unwrap();
+        let from = |epochs| Settings {
+            // The start's shape wins over these.
+            hidden: 8,
+            activation: Activation::Clipped,
+            buckets: 1,
+            epochs,
+            start: Some(network.clone()),
+            ..first.clone()
+        };
+        let unchanged = train(&records, &from(0), |_| {});
+        assert_eq!(unchanged.network, network);
+        assert!(
+            (unchanged.validation[0] - start_loss).abs() < 1e-3,
+            "floats {} against integers {start_loss}",
+            unchanged.validation[0]
+        );
+        let more = train(&records, &from(3), |_| {});
+        assert_eq!(more.network.hidden(), 16);
+        assert_eq!(more.network.buckets(), 4);
+        assert_eq!(more.network.activation(), Activation::SquaredClipped);
+        assert_eq!(more.validation[0], unchanged.validation[0]);
+        let best = more.validation.iter().copied().fold(f64::MAX, f64::min);
+        assert!(best < more.validation[0], "{:?}", more.validation);
     }
 
     /// A sample's mirror image is the sample of the mirrored position, for either side to
