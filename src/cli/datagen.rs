@@ -247,15 +247,9 @@ fn generate(out: &Path, games: u64, settings: SelfPlay, threads: u64) -> Result<
 /// stderr; from random weights, or from `--init`'s network) and writes the integer
 /// network to NET, or with `--validate` prints a network's held-out loss; the exit status.
 pub fn run_train(args: &TrainArgs) -> i32 {
-    let start = match &args.init {
-        None => None,
-        Some(path) => match Network::read(path) {
-            Ok(network) => Some(network),
-            Err(why) => {
-                eprintln!("train: {}: {why}", path.display());
-                return USAGE_ERROR;
-            }
-        },
+    let start = match args.init.as_deref().map(read_network).transpose() {
+        Ok(start) => start,
+        Err(status) => return status,
     };
     let settings = Settings {
         hidden: args.hidden,
@@ -274,12 +268,9 @@ pub fn run_train(args: &TrainArgs) -> i32 {
     // Clap requires exactly one of --out and --validate.
     let (path, validate) = match (&args.out, &args.validate) {
         (Some(out), _) => (out.clone(), None),
-        (None, Some(net)) => match Network::read(net) {
+        (None, Some(net)) => match read_network(net) {
             Ok(network) => (net.clone(), Some(network)),
-            Err(why) => {
-                eprintln!("train: {}: {why}", net.display());
-                return USAGE_ERROR;
-            }
+            Err(status) => return status,
         },
         (None, None) => return super::refuse("train", "--out or --validate is needed"),
     };
@@ -314,6 +305,15 @@ pub fn run_train(args: &TrainArgs) -> i32 {
             USAGE_ERROR
         }
     }
+}
+
+/// The network in `path` for `train` (`--init`, `--validate`), or the exit status after
+/// saying on stderr why it is none.
+fn read_network(path: &Path) -> Result<Network, i32> {
+    Network::read(path).map_err(|why| {
+        eprintln!("train: {}: {why}", path.display());
+        USAGE_ERROR
+    })
 }
 
 /// Every record of a `datagen` file.
