@@ -73,7 +73,7 @@ pub fn embedded() -> Arc<Network> {
     static EMBEDDED: OnceLock<Arc<Network>> = OnceLock::new();
     EMBEDDED
         .get_or_init(|| {
-            let bytes = include_bytes!("nets/fx5-h128.bin");
+            let bytes = include_bytes!("nets/fx6-h128.bin");
             Arc::new(Network::from_bytes(bytes).expect("the embedded network is well formed"))
         })
         .clone()
