@@ -237,6 +237,16 @@ fn bad_arguments_give_usage_and_status_2() {
             &["train", "d.bin", "--out", "a", "--activation", "tanh"],
             "--activation",
         ),
+        (
+            "train king buckets 3",
+            &["train", "d.bin", "--out", "a", "--king-buckets", "3"],
+            "--king-buckets",
+        ),
+        (
+            "train --validate and --king-buckets",
+            &["train", "d.bin", "--validate", "n", "--king-buckets", "4"],
+            "--king-buckets",
+        ),
         ("tune without games", &["tune", "--passes", "2"], "<PGN>"),
         (
             "tune --only without names",
@@ -504,5 +514,64 @@ fn datagen_takes_the_scored_moves_of_pgn_games() {
             flag,
         );
     }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `train --king-buckets 4` (with `--king-mirror 1` or not) writes a king-bucketed network
+/// that `bench --net` plays with, from random weights or from a network without king
+/// buckets; a start that has its own king buckets is refused another layout.
+#[test]
+fn train_makes_king_bucketed_networks() {
+    let dir = scratch("train-kings");
+    let path = |name: &str| dir.join(name).to_str().expect("a UTF-8 path").to_owned();
+    let data = path("games.bin");
+    let (status, _, err) = ferrimax(&["datagen", &data, "--pgn", "tests/data/scored.pgn"]);
+    assert_eq!(status, 0, "{err}");
+    let train = |extra: &[&str]| {
+        let mut args = vec!["train", data.as_str(), "--epochs", "1", "--batch", "4"];
+        args.extend_from_slice(extra);
+        ferrimax(&args)
+    };
+    let (plain, kings, turned) = (path("plain.bin"), path("kings.bin"), path("turned.bin"));
+    for (out, sets, mirror) in [(&plain, "1", "0"), (&kings, "4", "0"), (&turned, "4", "1")] {
+        let layout = ["--king-buckets", sets, "--king-mirror", mirror];
+        let mut args = vec!["--out", out.as_str(), "--hidden", "8"];
+        args.extend_from_slice(&layout);
+        let (status, stdout, err) = train(&args);
+        assert_eq!(status, 0, "{sets} {mirror}: {err}");
+        assert!(stdout.is_empty(), "{stdout}");
+    }
+    let read = |file: &str| ferrimax::eval::nnue::Network::read(file).expect("a network");
+    assert!(read(&plain).king_layout().is_none());
+    assert_eq!(read(&kings).king_layout().sets(), 4);
+    assert!(!read(&kings).king_layout().mirrors());
+    assert!(read(&turned).king_layout().mirrors());
+    for net in [&kings, &turned] {
+        let (status, stdout, err) = ferrimax(&["bench", "--net", net, "2"]);
+        assert_eq!(status, 0, "{err}");
+        let last = stdout.lines().last().unwrap_or_default();
+        assert!(last.ends_with("nps"), "{stdout}");
+    }
+    let from_plain = path("from-plain.bin");
+    let (status, _, err) = train(&[
+        "--out",
+        &from_plain,
+        "--init",
+        &plain,
+        "--king-buckets",
+        "4",
+    ]);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(read(&from_plain).king_layout().sets(), 4);
+    assert_eq!(read(&from_plain).hidden(), 8);
+    let again = path("again.bin");
+    for layout in [["--king-buckets", "4"], ["--king-mirror", "1"]] {
+        let mut args = vec!["--out", again.as_str(), "--init", kings.as_str()];
+        args.extend_from_slice(&layout);
+        let (status, _, err) = train(&args);
+        assert_eq!(status, 2, "{layout:?}: {err}");
+        assert!(err.contains("--king-buckets"), "{err}");
+    }
+    assert!(!std::path::Path::new(&again).exists(), "nothing written");
     let _ = std::fs::remove_dir_all(dir);
 }

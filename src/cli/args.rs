@@ -8,7 +8,7 @@
 
 use super::bench;
 use crate::eval::Evaluation;
-use crate::eval::nnue::{self, Activation, Network};
+use crate::eval::nnue::{self, Activation, KingLayout, Network};
 use crate::learn::selfplay::SelfPlay;
 use crate::learn::train::Settings;
 use clap::builder::RangedU64ValueParser;
@@ -322,13 +322,23 @@ pub struct TrainArgs {
     /// Only print the held-out loss of the network in NET on the data
     #[arg(long, value_name = "NET")]
     pub validate: Option<PathBuf>,
-    /// Start from the network in NET (its size, activation and buckets) instead of random weights
+    /// Start from the network in NET (its size, activation and buckets, and its king buckets
+    /// unless it has none) instead of random weights
     #[arg(
         long,
         value_name = "NET",
         conflicts_with_all = ["validate", "hidden", "activation", "buckets"]
     )]
     pub init: Option<PathBuf>,
+    /// Sets of input weights by the king's square: 1 (none), or 4 (a king on a1, b1, g1,
+    /// h1; on c1-f1; on the second rank; further up). From an --init network without
+    /// them, every set starts as a copy of its input weights
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = king_buckets, conflicts_with = "validate")]
+    pub king_buckets: usize,
+    /// 1: turn the board for a king on the e-h files, so that the weights see it on the a-d
+    /// files only (a start without it does not carry over well)
+    #[arg(long, value_name = "0|1", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1), conflicts_with = "validate")]
+    pub king_mirror: u8,
     /// Hidden units (1 to 4096)
     #[arg(long, value_name = "N", default_value_t = Settings::default().hidden, value_parser = up_to(MAX_HIDDEN))]
     pub hidden: usize,
@@ -344,7 +354,8 @@ pub struct TrainArgs {
     /// Share of the game's result in the target (0 to 1)
     #[arg(long, value_name = "X", default_value_t = Settings::default().result_weight, value_parser = fraction)]
     pub result_weight: f32,
-    /// 1: learn each position with its mirror image (files a-h swapped) too
+    /// 1: learn each position with its mirror image (files a-h swapped) too (not with king
+    /// buckets that turn the board: there a position and its image are the same inputs)
     #[arg(long, value_name = "0|1", default_value_t = u8::from(Settings::default().mirror), value_parser = clap::value_parser!(u8).range(0..=1))]
     pub mirror: u8,
     /// The hidden layer's activation: crelu or screlu
@@ -499,6 +510,18 @@ fn evaluation(text: &str) -> Result<Evaluation, String> {
 }
 
 /// `crelu` or `screlu`.
+/// A number of king buckets `train` has a layout for.
+fn king_buckets(text: &str) -> Result<usize, String> {
+    let presets = KingLayout::PRESETS;
+    text.parse()
+        .ok()
+        .filter(|n| presets.contains(n))
+        .ok_or_else(|| {
+            let names: Vec<String> = presets.iter().map(ToString::to_string).collect();
+            format!("not a king bucket layout: {} are", names.join(" and "))
+        })
+}
+
 fn activation(text: &str) -> Result<Activation, String> {
     Activation::named(text)
         .ok_or_else(|| format!("not an activation: {} are", Activation::NAMES.join(" and ")))

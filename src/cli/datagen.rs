@@ -8,7 +8,7 @@
 use super::USAGE_ERROR;
 use super::args::{DatagenArgs, TrainArgs};
 use crate::eval::Evaluation;
-use crate::eval::nnue::Network;
+use crate::eval::nnue::{KingLayout, Network};
 use crate::learn::datagen::{self, RECORD_BYTES, Record};
 use crate::learn::pgn;
 use crate::learn::selfplay::SelfPlay;
@@ -251,6 +251,18 @@ pub fn run_train(args: &TrainArgs) -> i32 {
         Ok(start) => start,
         Err(status) => return status,
     };
+    let kings = KingLayout::preset(args.king_buckets)
+        .unwrap_or(KingLayout::NONE)
+        .with_mirror(args.king_mirror == 1);
+    let start_has_kings = start
+        .as_ref()
+        .is_some_and(|net| !net.king_layout().is_none());
+    if start_has_kings && !kings.is_none() {
+        return super::refuse(
+            "train",
+            "--king-buckets, --king-mirror: the --init network has king buckets of its own",
+        );
+    }
     let settings = Settings {
         hidden: args.hidden,
         epochs: args.epochs,
@@ -262,6 +274,7 @@ pub fn run_train(args: &TrainArgs) -> i32 {
         mirror: args.mirror == 1,
         activation: args.activation,
         buckets: args.buckets,
+        kings,
         start,
     };
     let files = &args.files;

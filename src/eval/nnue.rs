@@ -22,19 +22,25 @@
 //! the same scale). The trainer (`crate::learn::train`) works in floats and rounds to this
 //! form at the end.
 //!
+//! The inputs may also come in buckets by the king's square (`king`): several sets of
+//! input weights, each side's pieces read through the set its own king picks, the board
+//! optionally turned left to right so that the king stands on the a-d files.
+//!
 //! The inner loops (following a move in the accumulators, the output layer's sums) run on
 //! the widest vectors the CPU has, chosen once when a network is made (`simd`: AVX-512,
 //! AVX2 or plain Rust), with the same result bit for bit on every path.
 
-use crate::chess::{Board, Color, Move, Piece, Square};
+use crate::chess::{Board, Color, Move, Piece, PieceType, Square};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+mod king;
 mod simd;
 
+pub use king::{KingLayout, KingView, MAX_KING_SETS};
 pub use simd::Kernels;
 
-/// Inputs per side: 2 colours × 6 kinds × 64 squares.
+/// Inputs per side in one set of input weights: 2 colours × 6 kinds × 64 squares.
 pub const INPUTS: usize = 768;
 /// Scale of the hidden layer's weights and biases, and its clipping bound.
 pub const QA: i32 = 255;
@@ -44,8 +50,12 @@ pub const QB: i32 = 64;
 pub const OUTPUT_SCALE: i32 = 400;
 /// The file's first bytes.
 const MAGIC: &[u8; 4] = b"FXNN";
-/// The file format's version: 3 names the output buckets after the activation.
-const VERSION: u32 = 3;
+/// The file format's version: 4 adds the king buckets (a mirror flag and a set for each
+/// king square) after the output buckets.
+const VERSION: u32 = 4;
+/// The third format, read still and written for networks without king buckets (so that
+/// older builds read them): output buckets after the activation.
+const VERSION_OUTPUT_BUCKETS: u32 = 3;
 /// The second format, read still: an activation and one output bucket.
 const VERSION_ONE_BUCKET: u32 = 2;
 /// The first format, read still: no activation in the header, one output bucket.
@@ -57,6 +67,8 @@ pub const MAX_BUCKETS: usize = 31;
 /// Pieces on a board at least (the kings) and at most (the start position).
 const FEWEST_PIECES: u32 = 2;
 const MOST_PIECES: u32 = 32;
+/// `MOST_PIECES` as a count of rows.
+const MAX_PIECES: usize = MOST_PIECES as usize;
 
 /// The output bucket of a position with `pieces` pieces (kings included) in a network of
 /// `buckets` buckets: the counts from 2 to 32 shared out evenly, fewest pieces first.
@@ -80,9 +92,10 @@ pub fn embedded() -> Arc<Network> {
 }
 
 /// The input a piece on a square is, seen from `perspective`'s side: its own pieces first,
-/// the board turned (rank mirrored) for Black.
+/// the board turned (rank mirrored) for Black, in the set (and with the file flip) that
+/// side's king decides.
 #[inline]
-pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
+pub fn feature(perspective: Color, piece: Piece, square: Square, king: KingView) -> usize {
     let kind = usize::from(piece.type_bits()) - 1;
     let theirs = usize::from(piece.color() != perspective);
     let index = square.index64();
@@ -91,17 +104,25 @@ pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
         // Rank r becomes rank 7 − r: the square index's rank bits flipped.
         Color::Black => index ^ 56,
     };
-    (theirs * 6 + kind) * 64 + seen
+    king.offset + (theirs * 6 + kind) * 64 + (seen ^ king.flip)
 }
 
-/// The active inputs of `board` for each side (White's first).
-pub fn features(board: &Board) -> [Vec<usize>; 2] {
+/// What each side's king (White's first) decides about its inputs on `board`.
+#[inline]
+fn king_views(board: &Board, kings: &KingLayout) -> [KingView; 2] {
+    [Color::White, Color::Black].map(|side| kings.view(side, board.king_square(side), INPUTS))
+}
+
+/// The active inputs of `board` for each side (White's first), under the king buckets
+/// `kings`.
+pub fn features(board: &Board, kings: &KingLayout) -> [Vec<usize>; 2] {
+    let [white_king, black_king] = king_views(board, kings);
     let mut both = [Vec::with_capacity(32), Vec::with_capacity(32)];
     for sq in Square::all() {
         let piece = board.piece_at(sq);
         if !piece.is_empty() {
-            both[0].push(feature(Color::White, piece, sq));
-            both[1].push(feature(Color::Black, piece, sq));
+            both[0].push(feature(Color::White, piece, sq, white_king));
+            both[1].push(feature(Color::Black, piece, sq, black_king));
         }
     }
     both
@@ -153,7 +174,13 @@ impl fmt::Display for Activation {
 pub struct Network {
     hidden: usize,
     activation: Activation,
-    /// `INPUTS` rows of `hidden` weights: the row of input `f` starts at `f * hidden`.
+    /// Which set of input weights each side's king picks.
+    kings: KingLayout,
+    /// Whether `kings` has more than one set or mirrors: the king's square matters to
+    /// the inputs (kept, as the update of every move asks it).
+    follows_kings: bool,
+    /// `INPUTS` rows of `hidden` weights for each set of the king layout: the row of
+    /// input `f` starts at `f * hidden`.
     input_weights: Vec<i16>,
     hidden_bias: Vec<i16>,
     /// Per output bucket: the side to move's `hidden` weights, then the other side's.
@@ -180,6 +207,8 @@ pub enum NetworkError {
     Hidden(usize),
     /// No output buckets or too many.
     Buckets(usize),
+    /// A king bucket table naming a set past `MAX_KING_SETS`, or a mirror flag not 0 or 1.
+    KingBuckets,
     /// An activation this engine does not know (its code).
     Activation(u32),
     /// Shorter or longer than the header says.
@@ -198,6 +227,7 @@ impl fmt::Display for NetworkError {
             NetworkError::Version(v) => write!(f, "network format version {v} is not read here"),
             NetworkError::Hidden(n) => write!(f, "a hidden layer of {n} units"),
             NetworkError::Buckets(n) => write!(f, "{n} output buckets"),
+            NetworkError::KingBuckets => f.write_str("a bad king bucket table"),
             NetworkError::Activation(code) => write!(f, "unknown activation {code}"),
             NetworkError::Length { expected, found } => {
                 write!(f, "{found} bytes where the header says {expected}")
@@ -208,26 +238,52 @@ impl fmt::Display for NetworkError {
 
 impl std::error::Error for NetworkError {}
 
+/// Where a version 4 file keeps its king buckets: the mirror flag (4 bytes), then one
+/// byte for each king square.
+const KING_MIRROR_AT: usize = 20;
+const KING_TABLE_AT: usize = 24;
+
 /// The bytes of a file's header (magic, version, hidden units and, from version 2, the
-/// activation, from version 3 the output buckets).
+/// activation, from version 3 the output buckets, from version 4 the king buckets).
 fn header_length(version: u32) -> usize {
     match version {
         VERSION_CLIPPED => 12,
         VERSION_ONE_BUCKET => 16,
-        _ => 20,
+        VERSION_OUTPUT_BUCKETS => 20,
+        _ => KING_TABLE_AT + 64,
     }
 }
 
-/// The bytes of a file of `version` with a hidden layer of `hidden` units and `buckets`
-/// output buckets.
-fn file_length(version: u32, hidden: usize, buckets: usize) -> usize {
-    header_length(version) + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+/// The bytes of a file of `version` with a hidden layer of `hidden` units, `buckets`
+/// output buckets and `sets` sets of input weights.
+fn file_length(version: u32, hidden: usize, buckets: usize, sets: usize) -> usize {
+    header_length(version)
+        + 2 * (sets * INPUTS * hidden + hidden + buckets * 2 * hidden)
+        + 4 * buckets
 }
 
 impl Network {
-    /// A network from its parts (as many output buckets as output biases); `None` when
-    /// their sizes do not agree.
+    /// A network from its parts (as many output buckets as output biases), without king
+    /// buckets; `None` when their sizes do not agree.
     pub fn new(
+        input_weights: Vec<i16>,
+        hidden_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: Vec<i32>,
+    ) -> Option<Network> {
+        Network::with_kings(
+            KingLayout::NONE,
+            input_weights,
+            hidden_bias,
+            output_weights,
+            output_bias,
+        )
+    }
+
+    /// A network from its parts with the king buckets `kings` (as many sets of input rows
+    /// as it needs); `None` when their sizes do not agree.
+    pub fn with_kings(
+        kings: KingLayout,
         input_weights: Vec<i16>,
         hidden_bias: Vec<i16>,
         output_weights: Vec<i16>,
@@ -237,7 +293,7 @@ impl Network {
         let buckets = output_bias.len();
         let agree = (1..=MAX_HIDDEN).contains(&hidden)
             && (1..=MAX_BUCKETS).contains(&buckets)
-            && input_weights.len() == INPUTS * hidden
+            && input_weights.len() == kings.sets() * INPUTS * hidden
             && output_weights.len() == buckets * 2 * hidden;
         if !agree {
             return None;
@@ -248,6 +304,8 @@ impl Network {
         Some(Network {
             hidden,
             activation: Activation::Clipped,
+            kings,
+            follows_kings: !kings.is_none(),
             input_weights,
             hidden_bias,
             output_weights,
@@ -292,8 +350,14 @@ impl Network {
         self.output_bias.len()
     }
 
-    /// Its integer weights, in `new`'s order (input rows, hidden biases, output weights,
-    /// output biases): the trainer starts from them to go on learning on new data.
+    /// Its king buckets.
+    pub fn king_layout(&self) -> &KingLayout {
+        &self.kings
+    }
+
+    /// Its integer weights, in `new`'s order (input rows of every king set, hidden biases,
+    /// output weights, output biases): the trainer starts from them to go on learning on
+    /// new data.
     pub fn weights(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
         (
             &self.input_weights,
@@ -303,17 +367,29 @@ impl Network {
         )
     }
 
-    /// The file: magic, version, hidden units, activation, output buckets, then every
-    /// weight little-endian.
+    /// The file: magic, version, hidden units, activation, output buckets, the king
+    /// buckets (version 4 only: without them the file is of version 3), then every weight
+    /// little-endian.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(file_length(VERSION, self.hidden, self.buckets()));
+        let version = if self.kings.is_none() {
+            VERSION_OUTPUT_BUCKETS
+        } else {
+            VERSION
+        };
+        let sets = self.kings.sets();
+        let mut bytes = Vec::with_capacity(file_length(version, self.hidden, self.buckets(), sets));
         bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&version.to_le_bytes());
         let hidden = u32::try_from(self.hidden).expect("at most MAX_HIDDEN");
         bytes.extend_from_slice(&hidden.to_le_bytes());
         bytes.extend_from_slice(&self.activation.code().to_le_bytes());
         let buckets = u32::try_from(self.buckets()).expect("at most MAX_BUCKETS");
         bytes.extend_from_slice(&buckets.to_le_bytes());
+        if version == VERSION {
+            let (table, mirror) = self.kings.parts();
+            bytes.extend_from_slice(&u32::from(mirror).to_le_bytes());
+            bytes.extend_from_slice(table);
+        }
         for w in self
             .input_weights
             .iter()
@@ -346,14 +422,20 @@ impl Network {
                 .map_or(0, |b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
         };
         let version = word(4);
-        if ![VERSION, VERSION_ONE_BUCKET, VERSION_CLIPPED].contains(&version) {
+        let versions = [
+            VERSION,
+            VERSION_OUTPUT_BUCKETS,
+            VERSION_ONE_BUCKET,
+            VERSION_CLIPPED,
+        ];
+        if !versions.contains(&version) {
             return Err(NetworkError::Version(version));
         }
         let hidden = usize::try_from(word(8)).unwrap_or(usize::MAX);
         if !(1..=MAX_HIDDEN).contains(&hidden) {
             return Err(NetworkError::Hidden(hidden));
         }
-        let buckets = if version == VERSION {
+        let buckets = if version >= VERSION_OUTPUT_BUCKETS {
             usize::try_from(word(16)).unwrap_or(usize::MAX)
         } else {
             1
@@ -361,7 +443,23 @@ impl Network {
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(NetworkError::Buckets(buckets));
         }
-        let expected = file_length(version, hidden, buckets);
+        let kings = if version == VERSION {
+            let table = bytes
+                .get(KING_TABLE_AT..KING_TABLE_AT + 64)
+                .and_then(|t| <[u8; 64]>::try_from(t).ok());
+            let mirror = match word(KING_MIRROR_AT) {
+                0 => Some(false),
+                1 => Some(true),
+                _ => None,
+            };
+            table
+                .zip(mirror)
+                .and_then(|(table, mirror)| KingLayout::from_parts(table, mirror))
+                .ok_or(NetworkError::KingBuckets)?
+        } else {
+            KingLayout::NONE
+        };
+        let expected = file_length(version, hidden, buckets, kings.sets());
         if bytes.len() != expected {
             return Err(NetworkError::Length {
                 expected,
@@ -378,16 +476,22 @@ impl Network {
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
         let mut take = |n: usize| shorts.by_ref().take(n).collect::<Vec<i16>>();
-        let input_weights = take(INPUTS * hidden);
+        let input_weights = take(kings.sets() * INPUTS * hidden);
         let hidden_bias = take(hidden);
         let output_weights = take(buckets * 2 * hidden);
         let output_bias = bytes[biases_at..]
             .chunks_exact(4)
             .map(|b| i32::from_le_bytes(b.try_into().expect("4 bytes")))
             .collect();
-        Network::new(input_weights, hidden_bias, output_weights, output_bias)
-            .map(|net| net.with_activation(activation))
-            .ok_or(NetworkError::Hidden(hidden))
+        Network::with_kings(
+            kings,
+            input_weights,
+            hidden_bias,
+            output_weights,
+            output_bias,
+        )
+        .map(|net| net.with_activation(activation))
+        .ok_or(NetworkError::Hidden(hidden))
     }
 
     /// The accumulators of `board` computed from scratch: the biases plus the row of
@@ -396,12 +500,39 @@ impl Network {
         let mut acc = Accumulator {
             sides: [vec![0; self.hidden], vec![0; self.hidden]],
         };
-        for (side, active) in features(board).iter().enumerate() {
-            let rows: Vec<&[i16]> = active.iter().map(|&f| self.row(f)).collect();
-            self.kernels
-                .apply(&mut acc.sides[side], &self.hidden_bias, &rows, &[]);
+        for (side, active) in features(board, &self.kings).iter().enumerate() {
+            self.fill(&mut acc.sides[side], active);
         }
         acc
+    }
+
+    /// One side's hidden layer from scratch: the biases plus the rows of `active` (at
+    /// most `MAX_PIECES`, as a board has), without touching the heap.
+    fn fill(&self, side: &mut [i16], active: &[usize]) {
+        let mut rows = [&[][..]; MAX_PIECES];
+        for (row, &f) in rows.iter_mut().zip(active) {
+            *row = self.row(f);
+        }
+        let count = active.len().min(MAX_PIECES);
+        self.kernels
+            .apply(side, &self.hidden_bias, &rows[..count], &[]);
+    }
+
+    /// `perspective`'s hidden layer of `board` from scratch (after its king changed set).
+    fn refresh(&self, board: &Board, perspective: Color, side: &mut [i16]) {
+        let king = self
+            .kings
+            .view(perspective, board.king_square(perspective), INPUTS);
+        let mut active = [0; MAX_PIECES];
+        let mut count = 0;
+        for sq in Square::all() {
+            let piece = board.piece_at(sq);
+            if !piece.is_empty() && count < MAX_PIECES {
+                active[count] = feature(perspective, piece, sq, king);
+                count += 1;
+            }
+        }
+        self.fill(side, &active[..count]);
     }
 
     fn row(&self, feature: usize) -> &[i16] {
@@ -410,19 +541,40 @@ impl Network {
 
     /// The accumulators after a move into `child`: `parent`'s (the position before it)
     /// with the rows of the pieces it `changes` subtracted where they were and added where
-    /// they are, in one pass over each side.
-    pub fn apply(&self, parent: &Accumulator, changes: &PieceChanges, child: &mut Accumulator) {
+    /// they are, in one pass over each side; `after` is the position after the move. A
+    /// side whose king moved into another set of input weights (or across a mirroring
+    /// layout's d/e line) is computed afresh from `after` instead.
+    pub fn apply(
+        &self,
+        parent: &Accumulator,
+        changes: &PieceChanges,
+        after: &Board,
+        child: &mut Accumulator,
+    ) {
         for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
+            let mut king = KingView::default();
+            if self.follows_kings {
+                king = self
+                    .kings
+                    .view(perspective, after.king_square(perspective), INPUTS);
+                let crossed = changes
+                    .king_from(perspective)
+                    .is_some_and(|from| self.kings.view(perspective, from, INPUTS) != king);
+                if crossed {
+                    self.refresh(after, perspective, &mut child.sides[side]);
+                    continue;
+                }
+            }
             let mut adds = [&[][..]; MAX_CHANGES];
             let mut subs = [&[][..]; MAX_CHANGES];
             let (mut added, mut subtracted) = (0, 0);
             for &(piece, from, to) in changes.as_slice() {
                 if let Some(from) = from {
-                    subs[subtracted] = self.row(feature(perspective, piece, from));
+                    subs[subtracted] = self.row(feature(perspective, piece, from, king));
                     subtracted += 1;
                 }
                 if let Some(to) = to {
-                    adds[added] = self.row(feature(perspective, piece, to));
+                    adds[added] = self.row(feature(perspective, piece, to, king));
                     added += 1;
                 }
             }
@@ -516,6 +668,16 @@ impl PieceChanges {
     fn as_slice(&self) -> &[(Piece, Option<Square>, Option<Square>)] {
         &self.changes[..self.len]
     }
+
+    /// The square `color`'s king left, when these changes move it.
+    #[inline]
+    fn king_from(&self, color: Color) -> Option<Square> {
+        let king = Piece::new(color, PieceType::King);
+        self.as_slice()
+            .iter()
+            .find(|&&(piece, _, _)| piece == king)
+            .and_then(|&(_, from, _)| from)
+    }
 }
 
 #[cfg(test)]
@@ -561,24 +723,74 @@ mod tests {
         .unwrap()
     }
 
+    /// A patterned network with the four-set king layout turning the board (when
+    /// `mirror`) or not, each set weighing differently.
+    fn king_bucketed(hidden: usize, mirror: bool) -> Network {
+        let one = patterned(hidden);
+        let kings = KingLayout::preset(4).unwrap().with_mirror(mirror);
+        let input_weights = (0..kings.sets())
+            .flat_map(|set| {
+                let shift = i16::try_from(set * 3).unwrap();
+                one.input_weights.iter().map(move |&w| w - shift)
+            })
+            .collect();
+        Network::with_kings(
+            kings,
+            input_weights,
+            one.hidden_bias.clone(),
+            one.output_weights.clone(),
+            one.output_bias.clone(),
+        )
+        .unwrap()
+    }
+
     #[test]
     fn features_mirror_for_black() {
         let pawn = Piece::new(Color::White, PieceType::Pawn);
         let e2 = Square::parse("e2").unwrap();
         let e7 = Square::parse("e7").unwrap();
         let black_pawn = Piece::new(Color::Black, PieceType::Pawn);
+        let plain = KingView::default();
         assert_eq!(
-            feature(Color::White, pawn, e2),
-            feature(Color::Black, black_pawn, e7)
+            feature(Color::White, pawn, e2, plain),
+            feature(Color::Black, black_pawn, e7, plain)
         );
-        assert!(feature(Color::White, black_pawn, e7) >= 6 * 64);
-        let all = features(&Board::startpos());
+        assert!(feature(Color::White, black_pawn, e7, plain) >= 6 * 64);
+        let all = features(&Board::startpos(), &KingLayout::NONE);
         assert_eq!(all[0].len(), 32);
         let mut mirrored = all[1].clone();
         mirrored.sort_unstable();
         let mut white = all[0].clone();
         white.sort_unstable();
         assert_eq!(mirrored, white, "the start position is symmetric");
+    }
+
+    /// Under a mirroring king layout a position and its mirror image (files a-h swapped)
+    /// have the same inputs, and the king's set moves every input of its side by a set.
+    #[test]
+    fn king_buckets_pick_a_set_and_turn_the_board() {
+        let kings = KingLayout::preset(4).unwrap().with_mirror(true);
+        let sorted = |fen: &str| {
+            features(&Board::from_fen(fen).unwrap(), &kings).map(|mut v| {
+                v.sort_unstable();
+                v
+            })
+        };
+        assert_eq!(
+            sorted("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1 w - - 1 6"),
+            sorted("1kr1qb1r/ppp1pppp/2n2n2/3p1b2/3P1B2/2N1P3/PPP2PPP/1KR1QBNR w - - 1 6"),
+        );
+        // White's king castled (set 0), then on the second rank (set 2): its side's
+        // inputs move to the other set; Black's king stays castled, its inputs in set 0.
+        let castled = sorted("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1");
+        let stepped = sorted("6k1/5ppp/8/8/8/8/4KPPP/8 w - - 0 1");
+        let within = |inputs: &[usize], set: usize| {
+            inputs
+                .iter()
+                .all(|&f| (set * INPUTS..(set + 1) * INPUTS).contains(&f))
+        };
+        assert!(within(&castled[0], 0) && within(&castled[1], 0));
+        assert!(within(&stepped[0], 2) && within(&stepped[1], 0));
     }
 
     #[test]
@@ -589,6 +801,11 @@ mod tests {
         assert_eq!(
             Network::from_bytes(b"nonsense"),
             Err(NetworkError::NotANetwork)
+        );
+        assert_eq!(
+            bytes[4..8],
+            VERSION_OUTPUT_BUCKETS.to_le_bytes(),
+            "no king buckets"
         );
         let truncated = &bytes[..bytes.len() - 3];
         assert!(matches!(
@@ -639,6 +856,40 @@ mod tests {
         for name in Activation::NAMES {
             assert_eq!(Activation::named(name).unwrap().to_string(), name);
         }
+    }
+
+    /// A king-bucketed network is written in the fourth format and reads back with its
+    /// layout; a table naming a set too many, or a mirror flag neither 0 nor 1, is refused.
+    #[test]
+    fn king_buckets_are_kept_in_the_file() {
+        let net = king_bucketed(8, true).with_activation(Activation::SquaredClipped);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes[4..8], VERSION.to_le_bytes());
+        assert_eq!(bytes.len(), file_length(VERSION, 8, 1, 4));
+        let read = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(
+            read.king_layout(),
+            &KingLayout::preset(4).unwrap().with_mirror(true)
+        );
+        assert_eq!(read, net);
+        let mut bad_set = bytes.clone();
+        bad_set[KING_TABLE_AT + 20] = u8::try_from(MAX_KING_SETS).unwrap();
+        assert_eq!(
+            Network::from_bytes(&bad_set),
+            Err(NetworkError::KingBuckets)
+        );
+        let mut bad_flag = bytes.clone();
+        bad_flag[KING_MIRROR_AT] = 2;
+        assert_eq!(
+            Network::from_bytes(&bad_flag),
+            Err(NetworkError::KingBuckets)
+        );
+        let mut more_sets = bytes;
+        more_sets[KING_TABLE_AT + 63] = 4;
+        assert!(matches!(
+            Network::from_bytes(&more_sets),
+            Err(NetworkError::Length { .. })
+        ));
     }
 
     /// The i32 sum of squared units serves only networks whose sums cannot overflow it,
@@ -763,14 +1014,34 @@ mod tests {
             ),
             ("capture", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5"),
         ];
-        for (name, fen, text) in cases {
-            let mut board = Board::from_fen(fen).unwrap();
-            let m = board.parse_move(text).unwrap();
-            let parent = net.accumulate(&board);
-            let mut acc = parent.clone();
-            net.apply(&parent, &PieceChanges::of(&board, m), &mut acc);
-            board.make_move(m);
-            assert_eq!(acc, net.accumulate(&board), "{name}");
+        let crossings = [
+            (
+                "king across the d/e line",
+                "4k3/8/8/8/8/8/8/3K4 w - - 0 1",
+                "d1e1",
+            ),
+            (
+                "king to the second rank",
+                "6k1/8/8/8/8/8/8/6K1 w - - 0 1",
+                "g1g2",
+            ),
+            (
+                "king takes across the line",
+                "6k1/8/8/8/8/8/8/3Kn3 w - - 0 1",
+                "d1e1",
+            ),
+        ];
+        for (name, fen, text) in cases.into_iter().chain(crossings) {
+            for net in [&net, &king_bucketed(16, false), &king_bucketed(16, true)] {
+                let mut board = Board::from_fen(fen).unwrap();
+                let m = board.parse_move(text).unwrap();
+                let parent = net.accumulate(&board);
+                let changes = PieceChanges::of(&board, m);
+                board.make_move(m);
+                let mut acc = parent.clone();
+                net.apply(&parent, &changes, &board, &mut acc);
+                assert_eq!(acc, net.accumulate(&board), "{name}");
+            }
         }
     }
 
@@ -778,26 +1049,31 @@ mod tests {
     /// over random games with castling, captures, en passant and promotions.
     #[test]
     fn updated_accumulators_equal_fresh_ones() {
-        let net = patterned(16);
-        let mut random = SplitMix(0x9e37_79b9_7f4a_7c15);
-        for game in 0..30 {
-            let mut board = Board::startpos();
-            let mut acc = net.accumulate(&board);
-            for _ in 0..120 {
-                let moves = board.legal_moves();
-                if moves.is_empty() {
-                    break;
+        for net in [
+            patterned(16),
+            king_bucketed(16, false),
+            king_bucketed(16, true),
+        ] {
+            let mut random = SplitMix(0x9e37_79b9_7f4a_7c15);
+            for game in 0..30 {
+                let mut board = Board::startpos();
+                let mut acc = net.accumulate(&board);
+                for _ in 0..120 {
+                    let moves = board.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves.as_slice()[random.below(moves.len())];
+                    let (parent, changes) = (acc.clone(), PieceChanges::of(&board, m));
+                    board.make_move(m);
+                    net.apply(&parent, &changes, &board, &mut acc);
+                    assert_eq!(
+                        acc,
+                        net.accumulate(&board),
+                        "game {game}: {}",
+                        board.to_fen()
+                    );
                 }
-                let m = moves.as_slice()[random.below(moves.len())];
-                let parent = acc.clone();
-                net.apply(&parent, &PieceChanges::of(&board, m), &mut acc);
-                board.make_move(m);
-                assert_eq!(
-                    acc,
-                    net.accumulate(&board),
-                    "game {game}: {}",
-                    board.to_fen()
-                );
             }
         }
     }
@@ -846,6 +1122,7 @@ mod tests {
         let nets = [
             embedded.clone(),
             embedded.with_activation(Activation::Clipped),
+            king_bucketed(48, true).with_activation(Activation::SquaredClipped),
             odd.clone(),
             odd.with_activation(Activation::SquaredClipped),
             wide.clone(),
@@ -874,8 +1151,10 @@ mod tests {
                     );
                     for &m in board.legal_moves().iter() {
                         let changes = PieceChanges::of(board, m);
-                        fast.apply(&acc, &changes, &mut a);
-                        portable.apply(&acc, &changes, &mut b);
+                        let mut after = board.clone();
+                        after.make_move(m);
+                        fast.apply(&acc, &changes, &after, &mut a);
+                        portable.apply(&acc, &changes, &after, &mut b);
                         assert_eq!(a, b, "{} {m:?} in {}", k.name(), board.to_fen());
                     }
                 }

@@ -7,7 +7,7 @@
 
 use super::datagen::Record;
 use crate::chess::Color;
-use crate::eval::nnue::{self, Activation, INPUTS, Network, OUTPUT_SCALE, QA, QB};
+use crate::eval::nnue::{self, Activation, INPUTS, KingLayout, Network, OUTPUT_SCALE, QA, QB};
 use rand::{RngExt, SeedableRng, rngs::StdRng, seq::SliceRandom};
 
 /// How to train.
@@ -33,9 +33,13 @@ pub struct Settings {
     pub activation: Activation,
     /// Output buckets (sets of output weights by the number of pieces on the board).
     pub buckets: usize,
+    /// Sets of input weights by the king's square.
+    pub kings: KingLayout,
     /// A network to start from instead of random weights (its shape, not `hidden`,
     /// `activation` and `buckets`, decides the run's): a network goes on learning from
-    /// new games without relearning what the old ones taught it.
+    /// new games without relearning what the old ones taught it. A start without king
+    /// buckets takes `kings`, each set beginning as a copy of its input weights: the
+    /// sets then learn how the king's square changes what it knew.
     pub start: Option<Network>,
 }
 
@@ -52,6 +56,7 @@ impl Default for Settings {
             mirror: true,
             activation: Activation::Clipped,
             buckets: 1,
+            kings: KingLayout::NONE,
             start: None,
         }
     }
@@ -93,11 +98,16 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 impl Sample {
-    /// The sample of `record` for a network of `buckets` output buckets, or `None` when
-    /// its pieces make no position.
-    pub fn of(record: &Record, result_weight: f32, buckets: usize) -> Option<Sample> {
+    /// The sample of `record` for a network of `buckets` output buckets and the king
+    /// buckets `kings`, or `None` when its pieces make no position.
+    pub fn of(
+        record: &Record,
+        result_weight: f32,
+        buckets: usize,
+        kings: &KingLayout,
+    ) -> Option<Sample> {
         let board = record.board().ok()?;
-        let [white, black] = nnue::features(&board);
+        let [white, black] = nnue::features(&board, kings);
         let narrow = |v: Vec<usize>| {
             v.into_iter()
                 .map(|f| u16::try_from(f).unwrap_or(0))
@@ -120,20 +130,6 @@ impl Sample {
             bucket: nnue::output_bucket(board.piece_count(), buckets),
             target,
         })
-    }
-
-    /// The position with files a-h swapped, which is worth the same: the inputs know no
-    /// castling rights, the one thing that tells a position from its mirror image. Twice
-    /// the positions from the same games, for a network that learns from few.
-    fn mirrored(&self) -> Sample {
-        // An input's low three bits are its square's file (`nnue::feature`).
-        let flip = |inputs: &[u16]| inputs.iter().map(|&f| f ^ 7).collect();
-        Sample {
-            ours: flip(&self.ours),
-            theirs: flip(&self.theirs),
-            bucket: self.bucket,
-            target: self.target,
-        }
     }
 }
 
@@ -162,6 +158,8 @@ fn slope(activation: Activation, a: f32) -> f32 {
 struct FloatNet {
     hidden: usize,
     activation: Activation,
+    kings: KingLayout,
+    /// `INPUTS` rows of `hidden` for each set of `kings`.
     input_weights: Vec<f32>,
     hidden_bias: Vec<f32>,
     /// Per output bucket, both sides' weights.
@@ -171,14 +169,21 @@ struct FloatNet {
 }
 
 impl FloatNet {
-    fn random(hidden: usize, buckets: usize, activation: Activation, rng: &mut StdRng) -> FloatNet {
+    fn random(
+        hidden: usize,
+        buckets: usize,
+        activation: Activation,
+        kings: KingLayout,
+        rng: &mut StdRng,
+    ) -> FloatNet {
         // Small enough that 32 pieces' rows keep the hidden units inside 0..1 at first.
         let input_range = 1.0 / 32f32.sqrt();
         let output_range = 1.0 / (2.0 * hidden as f32).sqrt();
         FloatNet {
             hidden,
             activation,
-            input_weights: (0..INPUTS * hidden)
+            kings,
+            input_weights: (0..kings.sets() * INPUTS * hidden)
                 .map(|_| rng.random_range(-input_range..input_range) * 0.25)
                 .collect(),
             hidden_bias: vec![0.25; hidden],
@@ -202,6 +207,7 @@ impl FloatNet {
         FloatNet {
             hidden: network.hidden(),
             activation: network.activation(),
+            kings: *network.king_layout(),
             input_weights: scaled(input_weights, QA),
             hidden_bias: scaled(hidden_bias, QA),
             output_weights: scaled(output_weights, QB),
@@ -212,13 +218,24 @@ impl FloatNet {
         }
     }
 
+    /// The same network with the king buckets `kings`, every set a copy of its one set
+    /// of input weights (it has no king buckets yet): it scores every position as before,
+    /// up to the board turned for a king on the e-h files where `kings` mirrors.
+    fn with_kings(mut self, kings: KingLayout) -> FloatNet {
+        debug_assert!(self.kings.is_none());
+        self.input_weights = self.input_weights.repeat(kings.sets());
+        self.kings = kings;
+        self
+    }
+
     /// A network of zeros the shape of `like` (for gradients and moments).
     fn zeroed(like: &FloatNet) -> FloatNet {
         let hidden = like.hidden;
         FloatNet {
             hidden,
             activation: Activation::Clipped,
-            input_weights: vec![0.0; INPUTS * hidden],
+            kings: like.kings,
+            input_weights: vec![0.0; like.input_weights.len()],
             hidden_bias: vec![0.0; hidden],
             output_weights: vec![0.0; like.output_weights.len()],
             output_bias: vec![0.0; like.output_bias.len()],
@@ -324,7 +341,8 @@ impl FloatNet {
             let v = (x * scale as f32).round();
             v.clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
         };
-        Network::new(
+        Network::with_kings(
+            self.kings,
             self.input_weights.iter().map(|&w| round(w, QA)).collect(),
             self.hidden_bias.iter().map(|&b| round(b, QA)).collect(),
             self.output_weights.iter().map(|&w| round(w, QB)).collect(),
@@ -371,12 +389,14 @@ fn quantized_loss(net: &Network, records: &[&Record], samples: &[Sample]) -> f64
 /// `records` (the same split, the same targets): networks trained on different data are
 /// compared on one set. `None` when no position is held out.
 pub fn held_out_loss(network: &Network, records: &[Record], result_weight: f32) -> Option<f64> {
-    let buckets = network.buckets();
+    let (buckets, kings) = (network.buckets(), network.king_layout());
     let (samples, held): (Vec<Sample>, Vec<&Record>) = records
         .iter()
         .enumerate()
         .filter(|&(i, _)| is_held_out(i, records.len()))
-        .filter_map(|(_, record)| Some((Sample::of(record, result_weight, buckets)?, record)))
+        .filter_map(|(_, record)| {
+            Some((Sample::of(record, result_weight, buckets, kings)?, record))
+        })
         .unzip();
     (!samples.is_empty()).then(|| quantized_loss(network, &held, &samples))
 }
@@ -394,31 +414,40 @@ pub struct Trained {
 /// Trains a network on `records`, reporting each epoch through `progress`.
 pub fn train(records: &[Record], settings: &Settings, mut progress: impl FnMut(&str)) -> Trained {
     let mut rng = StdRng::seed_from_u64(settings.seed);
-    let buckets = settings
-        .start
-        .as_ref()
-        .map_or(settings.buckets, Network::buckets)
-        .clamp(1, nnue::MAX_BUCKETS);
+    let mut net = match &settings.start {
+        Some(network) if network.king_layout().is_none() => {
+            FloatNet::from_network(network).with_kings(settings.kings)
+        }
+        Some(network) => FloatNet::from_network(network),
+        None => FloatNet::random(
+            settings.hidden,
+            settings.buckets.clamp(1, nnue::MAX_BUCKETS),
+            settings.activation,
+            settings.kings,
+            &mut rng,
+        ),
+    };
+    let (buckets, kings) = (net.output_bias.len(), net.kings);
+    // A layout that turns the board for a king on the e-h files sees a position and its
+    // mirror image as the same inputs: no mirror images then.
+    let mirror = settings.mirror && !kings.mirrors();
     let mut training = Vec::new();
     let (mut held, mut held_records) = (Vec::new(), Vec::new());
     for (i, record) in records.iter().enumerate() {
-        let Some(sample) = Sample::of(record, settings.result_weight, buckets) else {
+        let sample = |record: &Record| Sample::of(record, settings.result_weight, buckets, &kings);
+        let Some(plain) = sample(record) else {
             continue;
         };
         if is_held_out(i, records.len()) {
-            held.push(sample);
+            held.push(plain);
             held_records.push(record);
         } else {
-            if settings.mirror {
-                training.push(sample.mirrored());
+            if mirror {
+                training.extend(sample(&record.mirrored()));
             }
-            training.push(sample);
+            training.push(plain);
         }
     }
-    let mut net = match &settings.start {
-        Some(network) => FloatNet::from_network(network),
-        None => FloatNet::random(settings.hidden, buckets, settings.activation, &mut rng),
-    };
     let mut first_moment = FloatNet::zeroed(&net);
     let mut second_moment = FloatNet::zeroed(&net);
     let mut validation = vec![mean_loss(&net, &held)];
@@ -531,6 +560,7 @@ fn adam_step(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Board;
     use crate::learn::datagen::game_records;
     use crate::learn::selfplay::SelfPlay;
 
@@ -549,12 +579,14 @@ mod tests {
     fn training_lowers_the_held_out_loss_and_rounding_costs_little() {
         let records = small_data();
         assert!(records.len() > 500, "{} records", records.len());
+        let four = KingLayout::preset(4).unwrap().with_mirror(true);
         let kinds = [
-            (Activation::Clipped, 1),
-            (Activation::SquaredClipped, 1),
-            (Activation::SquaredClipped, 4),
+            (Activation::Clipped, 1, KingLayout::NONE),
+            (Activation::SquaredClipped, 1, KingLayout::NONE),
+            (Activation::SquaredClipped, 4, KingLayout::NONE),
+            (Activation::SquaredClipped, 4, four),
         ];
-        for (activation, buckets) in kinds {
+        for (activation, buckets, kings) in kinds {
             let settings = Settings {
                 hidden: 16,
                 epochs: 8,
@@ -563,11 +595,13 @@ mod tests {
                 threads: 2,
                 activation,
                 buckets,
+                kings,
                 ..Settings::default()
             };
             let trained = train(&records, &settings, |_| {});
             assert_eq!(trained.network.activation(), activation);
             assert_eq!(trained.network.buckets(), buckets);
+            assert_eq!(trained.network.king_layout(), &kings);
             let first = trained.validation[0];
             let last = trained.validation.iter().copied().fold(f64::MAX, f64::min);
             assert!(
@@ -631,11 +665,74 @@ mod tests {
         assert!(best < more.validation[0], "{:?}", more.validation);
     }
 
-    /// A sample's mirror image is the sample of the mirrored position, for either side to
-    /// move.
+    /// A network without king buckets, given the four-set layout (every set a copy of
+    /// its input weights), scores every position as before; turning the board too, it
+    /// scores a position whose kings stand on the a-d files as before, and one whose
+    /// kings stand on the e-h files as before its mirror image. A run from it with no
+    /// epoch to run writes that network.
     #[test]
-    fn a_mirrored_sample_is_the_sample_of_the_mirrored_position() {
-        use crate::chess::Board;
+    fn a_network_takes_king_buckets_without_changing_its_scores() {
+        let records = small_data();
+        let plain = train(
+            &records,
+            &Settings {
+                hidden: 16,
+                epochs: 1,
+                batch: 256,
+                threads: 2,
+                activation: Activation::SquaredClipped,
+                buckets: 4,
+                ..Settings::default()
+            },
+            |_| {},
+        )
+        .network;
+        let four = KingLayout::preset(4).unwrap().with_mirror(true);
+        let expanded = FloatNet::from_network(&plain).with_kings(four).quantize();
+        assert_eq!(expanded.king_layout(), &four);
+        let unturned = FloatNet::from_network(&plain)
+            .with_kings(four.with_mirror(false))
+            .quantize();
+        let from_plain = Settings {
+            epochs: 0,
+            kings: four,
+            start: Some(plain.clone()),
+            ..Settings::default()
+        };
+        assert_eq!(train(&records, &from_plain, |_| {}).network, expanded);
+        let score = |net: &Network, fen: &str| {
+            let board = Board::from_fen(fen).unwrap();
+            net.evaluate(&net.accumulate(&board), &board)
+        };
+        let cases = [
+            // (position, its mirror image)
+            (
+                "2kr3r/ppp2ppp/2n5/8/3P4/2N5/PPP2PPP/2KR3R b - - 0 12",
+                "r3rk2/ppp2ppp/5n2/8/4P3/5N2/PPP2PPP/R3RK2 b - - 0 12",
+            ),
+            (
+                "8/1k6/1p6/p7/P3R3/1K6/1r6/8 w - - 0 40",
+                "8/6k1/6p1/7p/3R3P/6K1/6r1/8 w - - 0 40",
+            ),
+        ];
+        for (left, right) in cases {
+            assert_eq!(score(&expanded, left), score(&plain, left), "{left}");
+            assert_eq!(score(&expanded, right), score(&plain, left), "{right}");
+            for fen in [left, right] {
+                assert_eq!(score(&unturned, fen), score(&plain, fen), "{fen}");
+            }
+        }
+        for record in records.iter().take(300) {
+            let board = record.board().unwrap();
+            let fen = board.to_fen();
+            assert_eq!(score(&unturned, &fen), score(&plain, &fen), "{fen}");
+        }
+    }
+
+    /// A record's mirror image is the record of the mirrored position, for either side to
+    /// move, and its sample the mirrored position's sample.
+    #[test]
+    fn a_mirrored_record_is_the_record_of_the_mirrored_position() {
         use crate::learn::pgn::Outcome;
         let cases = [
             // (name, position, the same with files a-h swapped)
@@ -650,20 +747,15 @@ mod tests {
                 "8/2k5/6p1/7p/3R3P/1K6/6r1/8 b - - 0 40",
             ),
         ];
-        let sorted = |mut v: Vec<u16>| {
-            v.sort_unstable();
-            v
-        };
         for (name, fen, mirror_fen) in cases {
-            let sample = |fen| {
-                let board = Board::from_fen(fen).unwrap();
-                Sample::of(&Record::new(&board, 35, Outcome::Draw), 0.25, 8).unwrap()
-            };
-            let (plain, mirror) = (sample(fen).mirrored(), sample(mirror_fen));
-            assert_eq!(sorted(plain.ours), sorted(mirror.ours), "{name}");
-            assert_eq!(sorted(plain.theirs), sorted(mirror.theirs), "{name}");
-            assert_eq!(plain.target, mirror.target, "{name}");
-            assert_eq!(plain.bucket, mirror.bucket, "{name}");
+            let record = |fen| Record::new(&Board::from_fen(fen).unwrap(), 35, Outcome::Draw);
+            let (turned, mirror) = (record(fen).mirrored(), record(mirror_fen));
+            assert_eq!(turned, mirror, "{name}");
+            assert_eq!(turned.mirrored(), record(fen), "{name}: turned back");
+            let sample = |r: &Record| Sample::of(r, 0.25, 8, &KingLayout::NONE).unwrap();
+            let (a, b) = (sample(&turned), sample(&mirror));
+            assert_eq!((a.ours, a.theirs), (b.ours, b.theirs), "{name}");
+            assert_eq!((a.target, a.bucket), (b.target, b.bucket), "{name}");
         }
     }
 
@@ -692,16 +784,26 @@ mod tests {
     fn the_integer_network_agrees_with_the_float_one() {
         let records = small_data();
         let kinds = [
-            (Activation::Clipped, 1),
-            (Activation::SquaredClipped, 1),
-            (Activation::SquaredClipped, 8),
+            (Activation::Clipped, 1, KingLayout::NONE),
+            (Activation::SquaredClipped, 1, KingLayout::NONE),
+            (Activation::SquaredClipped, 8, KingLayout::NONE),
+            (
+                Activation::SquaredClipped,
+                8,
+                KingLayout::preset(4).unwrap(),
+            ),
+            (
+                Activation::SquaredClipped,
+                8,
+                KingLayout::preset(4).unwrap().with_mirror(true),
+            ),
         ];
-        for (activation, buckets) in kinds {
+        for (activation, buckets, kings) in kinds {
             let mut rng = StdRng::seed_from_u64(3);
-            let net = FloatNet::random(16, buckets, activation, &mut rng);
+            let net = FloatNet::random(16, buckets, activation, kings, &mut rng);
             let ints = net.quantize();
             for record in records.iter().take(200) {
-                let sample = Sample::of(record, 0.0, buckets).unwrap();
+                let sample = Sample::of(record, 0.0, buckets, &kings).unwrap();
                 let (out, _, _) = net.forward(&sample);
                 let board = record.board().unwrap();
                 let cp = ints.evaluate(&ints.accumulate(&board), &board);

@@ -235,7 +235,7 @@ impl<'a> Searcher<'a> {
         self.tt.prefetch(self.board.key());
         if let Some((net, changes)) = update {
             let (done, next) = self.accumulators.split_at_mut(ply + 1);
-            net.apply(&done[ply], &changes, &mut next[0]);
+            net.apply(&done[ply], &changes, &self.board, &mut next[0]);
         }
         undo
     }
@@ -249,7 +249,7 @@ impl<'a> Searcher<'a> {
         self.tt.prefetch(self.board.key());
         if let Some(net) = self.network {
             let (done, next) = self.accumulators.split_at_mut(ply + 1);
-            net.apply(&done[ply], &PieceChanges::NONE, &mut next[0]);
+            net.apply(&done[ply], &PieceChanges::NONE, &self.board, &mut next[0]);
         }
         undo
     }
