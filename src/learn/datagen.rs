@@ -154,20 +154,6 @@ impl Record {
             .into_board()
             .map_err(|e| RecordError::Position(e.to_string()))
     }
-
-    /// The same position with files a-h swapped, which is worth the same: a record knows
-    /// no castling rights, the one thing that tells a position from its mirror image.
-    /// Twice the positions from the same games, for a network that learns from few.
-    pub fn mirrored(&self) -> Record {
-        // A dense square index's low three bits are its file: XOR 7 turns it.
-        let mut pieces: Vec<(u8, Piece)> = self.pieces.iter().map(|&(sq, p)| (sq ^ 7, p)).collect();
-        // In square order, as the file and `Record::new` keep them.
-        pieces.sort_unstable_by_key(|&(sq, _)| sq);
-        Record {
-            pieces,
-            ..self.clone()
-        }
-    }
 }
 
 /// The piece a record's four-bit code stands for (`Piece::index` of a real piece).

@@ -131,6 +131,24 @@ impl Sample {
             target,
         })
     }
+
+    /// The position with files a-h swapped, which is worth the same: the inputs know no
+    /// castling rights, the one thing that tells a position from its mirror image. Twice
+    /// the positions from the same games, for a network that learns from few. Only for
+    /// king buckets that do not turn the board and give a king and its mirror image the
+    /// same set (`KingLayout::is_file_symmetric`): there an input's mirror image is the
+    /// input of the same set with the square's file turned.
+    fn mirrored(&self) -> Sample {
+        // An input's low three bits are its square's file (`nnue::feature`; a set is
+        // 768 inputs, a multiple of 8).
+        let flip = |inputs: &[u16]| inputs.iter().map(|&f| f ^ 7).collect();
+        Sample {
+            ours: flip(&self.ours),
+            theirs: flip(&self.theirs),
+            bucket: self.bucket,
+            target: self.target,
+        }
+    }
 }
 
 /// A hidden unit's value after the activation.
@@ -430,22 +448,21 @@ pub fn train(records: &[Record], settings: &Settings, mut progress: impl FnMut(&
     let (buckets, kings) = (net.output_bias.len(), net.kings);
     // A layout that turns the board for a king on the e-h files sees a position and its
     // mirror image as the same inputs: no mirror images then.
-    let mirror = settings.mirror && !kings.mirrors();
+    let mirror = settings.mirror && !kings.mirrors() && kings.is_file_symmetric();
     let mut training = Vec::new();
     let (mut held, mut held_records) = (Vec::new(), Vec::new());
     for (i, record) in records.iter().enumerate() {
-        let sample = |record: &Record| Sample::of(record, settings.result_weight, buckets, &kings);
-        let Some(plain) = sample(record) else {
+        let Some(sample) = Sample::of(record, settings.result_weight, buckets, &kings) else {
             continue;
         };
         if is_held_out(i, records.len()) {
-            held.push(plain);
+            held.push(sample);
             held_records.push(record);
         } else {
             if mirror {
-                training.extend(sample(&record.mirrored()));
+                training.push(sample.mirrored());
             }
-            training.push(plain);
+            training.push(sample);
         }
     }
     let mut first_moment = FloatNet::zeroed(&net);
@@ -729,10 +746,10 @@ mod tests {
         }
     }
 
-    /// A record's mirror image is the record of the mirrored position, for either side to
-    /// move, and its sample the mirrored position's sample.
+    /// A sample's mirror image is the sample of the mirrored position, for either side to
+    /// move, without king buckets and with the four sets (not turning the board).
     #[test]
-    fn a_mirrored_record_is_the_record_of_the_mirrored_position() {
+    fn a_mirrored_sample_is_the_sample_of_the_mirrored_position() {
         use crate::learn::pgn::Outcome;
         let cases = [
             // (name, position, the same with files a-h swapped)
@@ -747,15 +764,22 @@ mod tests {
                 "8/2k5/6p1/7p/3R3P/1K6/6r1/8 b - - 0 40",
             ),
         ];
-        for (name, fen, mirror_fen) in cases {
-            let record = |fen| Record::new(&Board::from_fen(fen).unwrap(), 35, Outcome::Draw);
-            let (turned, mirror) = (record(fen).mirrored(), record(mirror_fen));
-            assert_eq!(turned, mirror, "{name}");
-            assert_eq!(turned.mirrored(), record(fen), "{name}: turned back");
-            let sample = |r: &Record| Sample::of(r, 0.25, 8, &KingLayout::NONE).unwrap();
-            let (a, b) = (sample(&turned), sample(&mirror));
-            assert_eq!((a.ours, a.theirs), (b.ours, b.theirs), "{name}");
-            assert_eq!((a.target, a.bucket), (b.target, b.bucket), "{name}");
+        let sorted = |mut v: Vec<u16>| {
+            v.sort_unstable();
+            v
+        };
+        let layouts = [KingLayout::NONE, KingLayout::preset(4).unwrap()];
+        for ((name, fen, mirror_fen), kings) in cases.iter().flat_map(|c| layouts.map(|k| (c, k))) {
+            assert!(kings.is_file_symmetric());
+            let sample = |fen| {
+                let record = Record::new(&Board::from_fen(fen).unwrap(), 35, Outcome::Draw);
+                Sample::of(&record, 0.25, 8, &kings).unwrap()
+            };
+            let (plain, mirror) = (sample(fen).mirrored(), sample(mirror_fen));
+            assert_eq!(sorted(plain.ours), sorted(mirror.ours), "{name}");
+            assert_eq!(sorted(plain.theirs), sorted(mirror.theirs), "{name}");
+            assert_eq!(plain.target, mirror.target, "{name}");
+            assert_eq!(plain.bucket, mirror.bucket, "{name}");
         }
     }
 

@@ -109,6 +109,12 @@ impl KingLayout {
         self.mirror
     }
 
+    /// Whether a king and its mirror image (files a-h swapped) pick the same set.
+    pub fn is_file_symmetric(&self) -> bool {
+        // A dense square index's low three bits are its file: XOR 7 turns it.
+        (0..64).all(|sq| self.table[sq] == self.table[sq ^ 7])
+    }
+
     /// Whether the king's square changes nothing (`NONE`'s behaviour).
     pub fn is_none(&self) -> bool {
         *self == KingLayout::NONE
@@ -179,5 +185,14 @@ mod tests {
         assert_eq!(KingLayout::from_parts(table, false).unwrap().sets(), 32);
         table[9] = 32;
         assert!(KingLayout::from_parts(table, false).is_none());
+        // b2 in set 31 and g2 in set 0: not the same set for a king and its mirror image.
+        table[9] = 31;
+        assert!(
+            !KingLayout::from_parts(table, false)
+                .unwrap()
+                .is_file_symmetric()
+        );
+        assert!(KingLayout::preset(4).unwrap().is_file_symmetric());
+        assert!(KingLayout::NONE.is_file_symmetric());
     }
 }
