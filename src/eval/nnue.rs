@@ -500,39 +500,30 @@ impl Network {
         let mut acc = Accumulator {
             sides: [vec![0; self.hidden], vec![0; self.hidden]],
         };
-        for (side, active) in features(board, &self.kings).iter().enumerate() {
-            self.fill(&mut acc.sides[side], active);
+        for (side, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
+            self.refresh(board, perspective, &mut acc.sides[side]);
         }
         acc
     }
 
-    /// One side's hidden layer from scratch: the biases plus the rows of `active` (at
-    /// most `MAX_PIECES`, as a board has), without touching the heap.
-    fn fill(&self, side: &mut [i16], active: &[usize]) {
-        let mut rows = [&[][..]; MAX_PIECES];
-        for (row, &f) in rows.iter_mut().zip(active) {
-            *row = self.row(f);
-        }
-        let count = active.len().min(MAX_PIECES);
-        self.kernels
-            .apply(side, &self.hidden_bias, &rows[..count], &[]);
-    }
-
-    /// `perspective`'s hidden layer of `board` from scratch (after its king changed set).
+    /// `perspective`'s hidden layer of `board` from scratch: the biases plus the row of
+    /// every piece's input (a board has at most `MAX_PIECES`), without touching the heap,
+    /// as a search does when a king changes set.
     fn refresh(&self, board: &Board, perspective: Color, side: &mut [i16]) {
         let king = self
             .kings
             .view(perspective, board.king_square(perspective), INPUTS);
-        let mut active = [0; MAX_PIECES];
+        let mut rows = [&[][..]; MAX_PIECES];
         let mut count = 0;
         for sq in Square::all() {
             let piece = board.piece_at(sq);
             if !piece.is_empty() && count < MAX_PIECES {
-                active[count] = feature(perspective, piece, sq, king);
+                rows[count] = self.row(feature(perspective, piece, sq, king));
                 count += 1;
             }
         }
-        self.fill(side, &active[..count]);
+        self.kernels
+            .apply(side, &self.hidden_bias, &rows[..count], &[]);
     }
 
     fn row(&self, feature: usize) -> &[i16] {
