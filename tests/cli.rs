@@ -573,5 +573,18 @@ fn train_makes_king_bucketed_networks() {
         assert!(err.contains("--king-buckets"), "{err}");
     }
     assert!(!std::path::Path::new(&again).exists(), "nothing written");
+    // A larger --hidden widens an --init network; a smaller one is refused.
+    let wide = path("wide.bin");
+    let (status, _, err) = train(&["--out", &wide, "--init", &kings, "--hidden", "24"]);
+    assert_eq!(status, 0, "{err}");
+    assert_eq!(read(&wide).hidden(), 24);
+    assert_eq!(read(&wide).king_layout().sets(), 4);
+    let (status, stdout, err) = ferrimax(&["bench", "--net", &wide, "2"]);
+    assert_eq!(status, 0, "{err}");
+    assert!(stdout.lines().last().unwrap_or_default().ends_with("nps"));
+    let (status, _, err) = train(&["--out", &again, "--init", &wide, "--hidden", "8"]);
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("--hidden 8"), "{err}");
+    assert!(!std::path::Path::new(&again).exists(), "nothing written");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -323,11 +323,11 @@ pub struct TrainArgs {
     #[arg(long, value_name = "NET")]
     pub validate: Option<PathBuf>,
     /// Start from the network in NET (its size, activation and buckets, and its king buckets
-    /// unless it has none) instead of random weights
+    /// unless it has none) instead of random weights; a larger --hidden widens it
     #[arg(
         long,
         value_name = "NET",
-        conflicts_with_all = ["validate", "hidden", "activation", "buckets"]
+        conflicts_with_all = ["validate", "activation", "buckets"]
     )]
     pub init: Option<PathBuf>,
     /// Sets of input weights by the king's square: 1 (none), or 4 (a king on a1, b1, g1,
@@ -339,9 +339,11 @@ pub struct TrainArgs {
     /// files only (a start without it does not carry over well)
     #[arg(long, value_name = "0|1", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1), conflicts_with = "validate")]
     pub king_mirror: u8,
-    /// Hidden units (1 to 4096)
-    #[arg(long, value_name = "N", default_value_t = Settings::default().hidden, value_parser = up_to(MAX_HIDDEN))]
-    pub hidden: usize,
+    /// Hidden units (1 to 4096; 128 from random weights, the network's own from --init,
+    /// where more widens it: the new units start with no say in the output, so the start
+    /// scores every position as the network did)
+    #[arg(long, value_name = "N", value_parser = up_to(MAX_HIDDEN), conflicts_with = "validate")]
+    pub hidden: Option<usize>,
     /// Passes over the data
     #[arg(long, value_name = "N", default_value_t = Settings::default().epochs)]
     pub epochs: usize,
@@ -650,12 +652,7 @@ mod tests {
         assert_eq!(train.files.len(), 2);
         assert_eq!(
             (train.hidden, train.epochs, train.batch, train.buckets),
-            (
-                defaults.hidden,
-                defaults.epochs,
-                defaults.batch,
-                defaults.buckets
-            )
+            (None, defaults.epochs, defaults.batch, defaults.buckets)
         );
         assert_eq!(train.mirror == 1, defaults.mirror);
         assert_eq!(train.activation, defaults.activation);

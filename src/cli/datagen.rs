@@ -263,8 +263,20 @@ pub fn run_train(args: &TrainArgs) -> i32 {
             "--king-buckets, --king-mirror: the --init network has king buckets of its own",
         );
     }
+    let own_hidden = start.as_ref().map(Network::hidden);
+    if let (Some(own), Some(wanted)) = (own_hidden, args.hidden)
+        && wanted < own
+    {
+        return super::refuse(
+            "train",
+            format_args!("--hidden {wanted}: the --init network has {own} units; it can only grow"),
+        );
+    }
     let settings = Settings {
-        hidden: args.hidden,
+        hidden: args
+            .hidden
+            .or(own_hidden)
+            .unwrap_or(Settings::default().hidden),
         epochs: args.epochs,
         batch: args.batch,
         learning_rate: args.lr,

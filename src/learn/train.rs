@@ -35,11 +35,13 @@ pub struct Settings {
     pub buckets: usize,
     /// Sets of input weights by the king's square.
     pub kings: KingLayout,
-    /// A network to start from instead of random weights (its shape, not `hidden`,
-    /// `activation` and `buckets`, decides the run's): a network goes on learning from
-    /// new games without relearning what the old ones taught it. A start without king
-    /// buckets takes `kings`, each set beginning as a copy of its input weights: the
-    /// sets then learn how the king's square changes what it knew.
+    /// A network to start from instead of random weights (its shape, not `activation`
+    /// and `buckets`, decides the run's): a network goes on learning from new games
+    /// without relearning what the old ones taught it. A start without king buckets takes
+    /// `kings`, each set beginning as a copy of its input weights: the sets then learn
+    /// how the king's square changes what it knew. A start with fewer hidden units than
+    /// `hidden` is widened to `hidden` (see `FloatNet::widened`); one with more keeps its
+    /// own.
     pub start: Option<Network>,
 }
 
@@ -246,6 +248,33 @@ impl FloatNet {
         self
     }
 
+    /// The same network with `hidden` units, the new ones after the old: each new unit
+    /// starts with small random input weights and the random start's bias, but no weight
+    /// in the output, so the network scores every position exactly as before; the output
+    /// weights' gradient (the new units' values, different for each) then sets them off,
+    /// and they learn what the old units could not hold.
+    fn widened(self, hidden: usize, rng: &mut StdRng) -> FloatNet {
+        let old = self.hidden;
+        debug_assert!(hidden > old);
+        let new_units = hidden - old;
+        let fresh = FloatNet::random(new_units, 1, self.activation, self.kings, rng);
+        let random_inputs = fresh.input_weights.into_iter();
+        FloatNet {
+            hidden,
+            activation: self.activation,
+            kings: self.kings,
+            input_weights: widen_rows(&self.input_weights, old, new_units, random_inputs),
+            hidden_bias: [self.hidden_bias, fresh.hidden_bias].concat(),
+            output_weights: widen_rows(
+                &self.output_weights,
+                old,
+                new_units,
+                std::iter::repeat(0.0),
+            ),
+            output_bias: self.output_bias,
+        }
+    }
+
     /// A network of zeros the shape of `like` (for gradients and moments).
     fn zeroed(like: &FloatNet) -> FloatNet {
         let hidden = like.hidden;
@@ -374,6 +403,22 @@ impl FloatNet {
     }
 }
 
+/// `weights` cut in rows of `old` (a row per input and king set, or per output bucket and
+/// side), each row followed by the next `new_units` of `filler`.
+fn widen_rows(
+    weights: &[f32],
+    old: usize,
+    new_units: usize,
+    mut filler: impl Iterator<Item = f32>,
+) -> Vec<f32> {
+    let mut wide = Vec::with_capacity(weights.len() / old * (old + new_units));
+    for row in weights.chunks_exact(old) {
+        wide.extend_from_slice(row);
+        wide.extend(filler.by_ref().take(new_units));
+    }
+    wide
+}
+
 /// `values[i] += delta[i]` for every `i`.
 fn add_to(values: &mut [f32], delta: &[f32]) {
     for (v, d) in values.iter_mut().zip(delta) {
@@ -445,6 +490,9 @@ pub fn train(records: &[Record], settings: &Settings, mut progress: impl FnMut(&
             &mut rng,
         ),
     };
+    if settings.start.is_some() && settings.hidden > net.hidden {
+        net = net.widened(settings.hidden, &mut rng);
+    }
     let (buckets, kings) = (net.output_bias.len(), net.kings);
     // A layout that turns the board for a king on the e-h files sees a position and its
     // mirror image as the same inputs: no mirror images then.
@@ -743,6 +791,63 @@ mod tests {
             let board = record.board().unwrap();
             let fen = board.to_fen();
             assert_eq!(score(&unturned, &fen), score(&plain, &fen), "{fen}");
+        }
+    }
+
+    /// A network widened to more hidden units (with or without king sets) scores every
+    /// position exactly as before, the new units' input weights are not all zero, and a
+    /// run from it goes on learning.
+    #[test]
+    fn a_widened_network_scores_as_before_and_learns() {
+        let records = small_data();
+        let narrow = train(
+            &records,
+            &Settings {
+                hidden: 16,
+                epochs: 1,
+                batch: 256,
+                threads: 2,
+                activation: Activation::SquaredClipped,
+                buckets: 4,
+                ..Settings::default()
+            },
+            |_| {},
+        )
+        .network;
+        let four = KingLayout::preset(4).unwrap();
+        let kinged = FloatNet::from_network(&narrow).with_kings(four).quantize();
+        let score = |net: &Network, board: &Board| net.evaluate(&net.accumulate(board), board);
+        for start in [narrow, kinged] {
+            let from = |epochs| Settings {
+                hidden: 40,
+                epochs,
+                batch: 256,
+                threads: 2,
+                learning_rate: 5e-3,
+                start: Some(start.clone()),
+                ..Settings::default()
+            };
+            let wide = train(&records, &from(0), |_| {});
+            let net = &wide.network;
+            assert_eq!(net.hidden(), 40);
+            assert_eq!(net.king_layout(), start.king_layout());
+            assert_eq!(net.buckets(), start.buckets());
+            let (inputs, _, _, _) = net.weights();
+            let new_units = inputs.chunks_exact(40).map(|row| &row[16..]);
+            assert!(new_units.flatten().any(|&w| w != 0), "random new inputs");
+            for record in records.iter().take(300) {
+                let board = record.board().unwrap();
+                assert_eq!(
+                    score(net, &board),
+                    score(&start, &board),
+                    "{}",
+                    board.to_fen()
+                );
+            }
+            let more = train(&records, &from(3), |_| {});
+            assert_eq!(more.validation[0], wide.validation[0]);
+            let best = more.validation.iter().copied().fold(f64::MAX, f64::min);
+            assert!(best < more.validation[0], "{:?}", more.validation);
         }
     }
 
