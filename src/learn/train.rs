@@ -638,6 +638,21 @@ mod tests {
         (0..24).flat_map(|i| game_records(settings, i)).collect()
     }
 
+    /// A network of 16 units and 4 output buckets after one epoch on `records`: a start
+    /// for the tests of what a run from a network keeps.
+    fn one_epoch_network(records: &[Record]) -> Network {
+        let settings = Settings {
+            hidden: 16,
+            epochs: 1,
+            batch: 256,
+            threads: 2,
+            activation: Activation::SquaredClipped,
+            buckets: 4,
+            ..Settings::default()
+        };
+        train(records, &settings, |_| {}).network
+    }
+
     /// Training lowers the held-out loss on a small generated set, and the integer network
     /// loses little to rounding, with either activation and with output buckets.
     #[test]
@@ -738,20 +753,7 @@ mod tests {
     #[test]
     fn a_network_takes_king_buckets_without_changing_its_scores() {
         let records = small_data();
-        let plain = train(
-            &records,
-            &Settings {
-                hidden: 16,
-                epochs: 1,
-                batch: 256,
-                threads: 2,
-                activation: Activation::SquaredClipped,
-                buckets: 4,
-                ..Settings::default()
-            },
-            |_| {},
-        )
-        .network;
+        let plain = one_epoch_network(&records);
         let four = KingLayout::preset(4).unwrap().with_mirror(true);
         let expanded = FloatNet::from_network(&plain).with_kings(four).quantize();
         assert_eq!(expanded.king_layout(), &four);
@@ -759,6 +761,8 @@ mod tests {
             .with_kings(four.with_mirror(false))
             .quantize();
         let from_plain = Settings {
+            // As many units as the start has: more would widen it.
+            hidden: plain.hidden(),
             epochs: 0,
             kings: four,
             start: Some(plain.clone()),
@@ -800,20 +804,7 @@ mod tests {
     #[test]
     fn a_widened_network_scores_as_before_and_learns() {
         let records = small_data();
-        let narrow = train(
-            &records,
-            &Settings {
-                hidden: 16,
-                epochs: 1,
-                batch: 256,
-                threads: 2,
-                activation: Activation::SquaredClipped,
-                buckets: 4,
-                ..Settings::default()
-            },
-            |_| {},
-        )
-        .network;
+        let narrow = one_epoch_network(&records);
         let four = KingLayout::preset(4).unwrap();
         let kinged = FloatNet::from_network(&narrow).with_kings(four).quantize();
         let score = |net: &Network, board: &Board| net.evaluate(&net.accumulate(board), board);
