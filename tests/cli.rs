@@ -206,10 +206,22 @@ fn bad_arguments_give_usage_and_status_2() {
             "--validate",
         ),
         (
-            "train --init and --hidden",
+            "train --init and --activation",
             &[
-                "train", "d.bin", "--out", "a", "--init", "n", "--hidden", "64",
+                "train",
+                "d.bin",
+                "--out",
+                "a",
+                "--init",
+                "n",
+                "--activation",
+                "crelu",
             ],
+            "--activation",
+        ),
+        (
+            "train --validate and --hidden",
+            &["train", "d.bin", "--validate", "n", "--hidden", "64"],
             "--hidden",
         ),
         (
