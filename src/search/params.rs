@@ -121,10 +121,10 @@ pub const MOVE_TIME_MAX_RESERVE_DIVISOR: u32 = 4;
 /// overhead).
 pub const RESERVE_FRACTION: u32 = 20;
 /// Moves a sudden-death clock is assumed to need.
-pub const SUDDEN_DEATH_MOVES: u32 = 30;
+pub const SUDDEN_DEATH_MOVES: u32 = 20;
 /// Share of the increment (in %) a move may spend beyond its share of the clock: the
 /// next moves' increments are coming.
-pub const INCREMENT_SPENT: u32 = 75;
+pub const INCREMENT_SPENT: u32 = 100;
 /// The last move before a time control may use this share (in %) of what is left after
 /// the reserve: the next session's time is coming, but a slow GUI must not flag us.
 pub const LAST_MOVE_SHARE: u32 = 70;
