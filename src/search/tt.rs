@@ -493,18 +493,35 @@ impl TranspositionTable {
     }
 }
 
-/// The bucket array: zeroed memory from the allocator, aligned to cache lines by hand.
+/// The bucket array: zeroed memory, aligned to cache lines.
 ///
 /// Asking the allocator for 64-byte alignment makes it zero the memory itself (it cannot
 /// use `calloc`), touching every page: seconds for a gigabyte. With the default alignment
 /// a large zeroed block comes straight from the OS and pages are mapped only when first
 /// used, so the block is over-allocated by one bucket and the array starts at the first
 /// cache-line boundary inside it.
+///
+/// On Linux a table of a huge page (2 MiB) or more is mapped by the engine itself
+/// instead, aligned to a huge page and marked for huge pages (`madvise`, as Debian's
+/// kernels want: their transparent huge pages are given only where asked for). Every
+/// probe and prefetch lands on a random bucket, and with 4 KiB pages nearly every one
+/// also misses the processor's page cache (TLB) and waits for a walk of the page tables;
+/// a 2 MiB page covers 512 times as much.
 struct BucketArray {
     raw: NonNull<u8>,
-    layout: Layout,
+    /// Where the memory came from, and so how it goes back.
+    source: Source,
     buckets: NonNull<Bucket>,
     len: usize,
+}
+
+/// How a [`BucketArray`]'s block was had.
+enum Source {
+    /// From the allocator with this layout.
+    Allocator(Layout),
+    /// Mapped from the OS: this many bytes.
+    #[cfg(target_os = "linux")]
+    Mapped(usize),
 }
 
 // SAFETY: the array owns its memory, and `Bucket` (atomics only) is Send and Sync.
@@ -513,11 +530,15 @@ unsafe impl Send for BucketArray {}
 unsafe impl Sync for BucketArray {}
 
 impl BucketArray {
-    /// `len` empty buckets, or `None` when the allocator refuses (or the size overflows).
+    /// `len` empty buckets, or `None` when the memory is refused (or the size overflows).
     fn try_zeroed(len: usize) -> Option<BucketArray> {
         let bucket = std::mem::size_of::<Bucket>();
-        let bytes = len.checked_mul(bucket)?.checked_add(bucket)?;
-        let layout = Layout::from_size_align(bytes, 16).ok()?;
+        let bytes = len.checked_mul(bucket)?;
+        #[cfg(target_os = "linux")]
+        if bytes >= huge_pages::SIZE {
+            return BucketArray::mapped(len, bytes);
+        }
+        let layout = Layout::from_size_align(bytes.checked_add(bucket)?, 16).ok()?;
         // SAFETY: the layout has non-zero size.
         let raw = NonNull::new(unsafe { alloc_zeroed(layout) })?;
         let offset = raw.as_ptr().align_offset(std::mem::align_of::<Bucket>());
@@ -525,11 +546,36 @@ impl BucketArray {
             offset < bucket,
             "an aligned start lies within the spare bucket"
         );
-        // SAFETY: `offset + len * bucket <= bytes`, so the array lies inside the block.
+        // SAFETY: `offset + len * bucket <= bytes + bucket`, so the array lies inside the
+        // block.
         let buckets = unsafe { NonNull::new_unchecked(raw.as_ptr().add(offset) as *mut Bucket) };
         Some(BucketArray {
             raw,
-            layout,
+            source: Source::Allocator(layout),
+            buckets,
+            len,
+        })
+    }
+
+    /// `len` buckets (`bytes` in all) in a mapping of their own that starts at a huge page.
+    #[cfg(target_os = "linux")]
+    fn mapped(len: usize, bytes: usize) -> Option<BucketArray> {
+        // One huge page more than the array, so that an aligned start lies inside.
+        let mapped = bytes.checked_add(huge_pages::SIZE)?;
+        let raw = huge_pages::map(mapped)?;
+        let offset = raw.as_ptr().align_offset(huge_pages::SIZE);
+        assert!(
+            offset < huge_pages::SIZE,
+            "an aligned start lies within the spare page"
+        );
+        // SAFETY: `offset + bytes < mapped`, so the array lies inside the mapping.
+        let start = unsafe { raw.as_ptr().add(offset) };
+        huge_pages::advise(start, bytes);
+        // SAFETY: `start` is inside the mapping, so not null.
+        let buckets = unsafe { NonNull::new_unchecked(start.cast::<Bucket>()) };
+        Some(BucketArray {
+            raw,
+            source: Source::Mapped(mapped),
             buckets,
             len,
         })
@@ -548,8 +594,68 @@ impl std::ops::Deref for BucketArray {
 
 impl Drop for BucketArray {
     fn drop(&mut self) {
-        // SAFETY: `raw` came from `alloc_zeroed` with exactly this layout.
-        unsafe { dealloc(self.raw.as_ptr(), self.layout) }
+        match self.source {
+            // SAFETY: `raw` came from `alloc_zeroed` with exactly this layout.
+            Source::Allocator(layout) => unsafe { dealloc(self.raw.as_ptr(), layout) },
+            #[cfg(target_os = "linux")]
+            // SAFETY: `raw` is the start of a mapping of exactly this many bytes, which
+            // nothing uses once the array is gone.
+            Source::Mapped(bytes) => unsafe { huge_pages::unmap(self.raw, bytes) },
+        }
+    }
+}
+
+/// The system calls behind a mapped table (Linux).
+#[cfg(target_os = "linux")]
+mod huge_pages {
+    use std::ptr::NonNull;
+
+    /// The huge page of x86-64 and of most ARM64 kernels; where huge pages are another
+    /// size (or absent) the advice only goes unused.
+    pub(super) const SIZE: usize = 2 << 20;
+
+    /// `bytes` of zeroed memory (the OS maps its pages when first touched), or `None` when
+    /// the OS refuses.
+    pub(super) fn map(bytes: usize) -> Option<NonNull<u8>> {
+        // SAFETY: a new private anonymous mapping at an address of the OS's choosing
+        // touches no existing memory; failure is the MAP_FAILED value, checked below.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                bytes,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return None;
+        }
+        NonNull::new(ptr.cast::<u8>())
+    }
+
+    /// Asks for huge pages under the `bytes` from `start` (aligned to `SIZE`). A kernel
+    /// without transparent huge pages refuses; that costs only speed.
+    pub(super) fn advise(start: *mut u8, bytes: usize) {
+        // SAFETY: madvise only changes how the kernel backs these pages, which lie inside
+        // a mapping of ours; it reads and writes no memory.
+        let refused = unsafe { libc::madvise(start.cast(), bytes, libc::MADV_HUGEPAGE) } != 0;
+        if refused {
+            log::debug!(
+                "hash table: no huge pages ({})",
+                std::io::Error::last_os_error()
+            );
+        }
+    }
+
+    /// Returns a mapping made by [`map`].
+    ///
+    /// # Safety
+    /// `raw` and `bytes` are a mapping from [`map`], and nothing refers into it any more.
+    pub(super) unsafe fn unmap(raw: NonNull<u8>, bytes: usize) {
+        // SAFETY: the caller's promise: the whole mapping, no longer used.
+        unsafe { libc::munmap(raw.as_ptr().cast(), bytes) };
     }
 }
 
