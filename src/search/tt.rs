@@ -802,6 +802,22 @@ mod tests {
         assert_eq!(bigger.probe(77), Probe::Miss);
     }
 
+    /// A table of a huge page or more starts on one (so that the kernel can back it with
+    /// huge pages); a smaller one still starts on a cache line. Every size keeps its
+    /// bucket count, whatever its memory's source.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn large_tables_start_on_a_huge_page() {
+        for (megabytes, alignment) in [(1, 64), (2, huge_pages::SIZE), (16, huge_pages::SIZE)] {
+            let tt = TranspositionTable::new(megabytes);
+            let start = tt.buckets.as_ptr() as usize;
+            assert_eq!(start % alignment, 0, "{megabytes} MB");
+            assert_eq!(tt.megabytes(), megabytes);
+            tt.store(5, some_move(), 3, 4, Bound::Lower);
+            assert!(matches!(tt.probe(5), Probe::Hit(_)));
+        }
+    }
+
     #[test]
     fn impossible_sizes_are_errors_not_aborts() {
         for megabytes in [usize::MAX, usize::MAX >> 20, 1 << 40] {
