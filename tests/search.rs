@@ -3,8 +3,8 @@
 use ferrimax::chess::{Board, Move, positions};
 use ferrimax::cli::bench;
 use ferrimax::search::{
-    self, Limits, SearchControl, SearchOptions, SearchRequest, SearchResult, SearchScore,
-    TranspositionTable,
+    self, Limits, SearchControl, SearchMemory, SearchOptions, SearchRequest, SearchResult,
+    SearchScore, TranspositionTable,
 };
 use std::time::{Duration, Instant};
 
@@ -525,4 +525,73 @@ fn a_search_evaluates_with_a_network() {
             assert!(board.is_legal(result.best_move), "{fen}");
         }
     }
+}
+
+/// A search of `fen` to `plies` on a fresh table, evaluating with `network`, handing
+/// `memory`'s tables on: its node count.
+fn nodes_with_memory(
+    fen: &str,
+    plies: u32,
+    network: Option<std::sync::Arc<ferrimax::eval::nnue::Network>>,
+    memory: Option<&std::sync::Arc<SearchMemory>>,
+) -> u64 {
+    let board = Board::from_fen(fen).expect("a bench position is legal");
+    let tt = TranspositionTable::new(16);
+    let request = SearchRequest::new(board)
+        .depth(plies)
+        .network(network)
+        .memory(memory.cloned());
+    search::search(&request, &tt, &SearchControl::new(), &mut |_| {}).nodes
+}
+
+/// What one search learns reaches the next: the same search on an empty table takes
+/// another path (its histories order the moves from the first node); an empty memory
+/// changes nothing, nor does one cleared, nor one that learnt with another evaluation.
+#[test]
+fn a_memory_hands_one_search_s_lessons_to_the_next() {
+    let embedded = || Some(ferrimax::eval::nnue::embedded());
+    for fen in positions::BENCH.iter().take(4) {
+        let fresh = nodes_with_memory(fen, 8, embedded(), None);
+        let fresh_classical = nodes_with_memory(fen, 8, None, None);
+        let memory = std::sync::Arc::new(SearchMemory::new());
+        assert!(memory.is_empty());
+        assert_eq!(
+            nodes_with_memory(fen, 8, embedded(), Some(&memory)),
+            fresh,
+            "{fen}"
+        );
+        assert!(!memory.is_empty(), "{fen}: the search left its tables");
+        let taught = nodes_with_memory(fen, 8, embedded(), Some(&memory));
+        assert_ne!(
+            taught, fresh,
+            "{fen}: the second search starts from the first's"
+        );
+        // Another evaluation: the remembered scores would be wrong, so all is forgotten.
+        let classical = nodes_with_memory(fen, 8, None, Some(&memory));
+        assert_eq!(classical, fresh_classical, "{fen}");
+        memory.clear();
+        assert!(memory.is_empty());
+        assert_eq!(
+            nodes_with_memory(fen, 8, None, Some(&memory)),
+            fresh_classical
+        );
+    }
+}
+
+/// The threads of a search each keep their own tables, and a memory made for fewer
+/// threads grows to as many as the next search has.
+#[test]
+fn a_memory_serves_any_number_of_threads() {
+    let memory = std::sync::Arc::new(SearchMemory::new());
+    let board = Board::startpos();
+    for threads in [1, 3, 2] {
+        let tt = TranspositionTable::new(16);
+        let request = SearchRequest::new(board.clone())
+            .depth(7)
+            .threads(threads)
+            .memory(Some(std::sync::Arc::clone(&memory)));
+        let result = search::search(&request, &tt, &SearchControl::new(), &mut |_| {});
+        assert!(board.is_legal(result.best_move), "{threads} threads");
+    }
+    assert!(!memory.is_empty());
 }

@@ -38,7 +38,7 @@ pub use io::{Input, Out, install_signal_handlers};
 use crate::cecp::{self, Command, ErrorKind, Message, ParseError};
 use crate::chess::{Board, CastlingNotation, Color, Move};
 use crate::eval;
-use crate::search::{Info, Report, SearchOptions, SearchResult, TranspositionTable};
+use crate::search::{Info, Report, SearchMemory, SearchOptions, SearchResult, TranspositionTable};
 use clock::{TimeControl, TimeMode};
 use edit::EditSession;
 use history::GameHistory;
@@ -217,6 +217,9 @@ pub struct Game {
     /// The endgame tablebases `SyzygyPath` or `egtpath syzygy` opened, if any.
     tablebases: Option<Arc<crate::tablebase::Tablebases>>,
     search_options: SearchOptions,
+    /// What the game's searches hand on to the next one (histories, remembered
+    /// evaluations), forgotten with the table's search results.
+    search_memory: Arc<SearchMemory>,
 }
 
 impl Game {
@@ -266,6 +269,7 @@ impl Game {
             network: Some(crate::eval::nnue::embedded()),
             tablebases: None,
             search_options: SearchOptions::default(),
+            search_memory: Arc::new(SearchMemory::new()),
         }
     }
 

@@ -721,12 +721,19 @@ impl Game {
     /// search starts over.
     fn clear_hash(&mut self) {
         if self.answer_pending() {
-            self.history.table().clear_search_results();
+            self.forget_search_results();
             return;
         }
         self.abort_search();
-        self.history.table().clear_search_results();
+        self.forget_search_results();
         self.refresh_analysis();
+    }
+
+    /// Forgets what the searches learnt: the table's results (the game's positions stay)
+    /// and the tables each search hands on to the next.
+    pub(super) fn forget_search_results(&self) {
+        self.history.table().clear_search_results();
+        self.search_memory.clear();
     }
 
     /// Applies a change of the settings and does what it calls for.

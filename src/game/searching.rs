@@ -286,6 +286,7 @@ impl Game {
             options,
             threads: usize::try_from(self.settings.threads).unwrap_or(1),
             network: self.network.clone(),
+            memory: Some(Arc::clone(&self.search_memory)),
         };
         let id = self.next_search_id;
         self.next_search_id += 1;

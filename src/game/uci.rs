@@ -108,7 +108,7 @@ impl Game {
         self.end_go_now();
         self.reset_position(Board::startpos());
         self.opponent = super::policy::Opponent::default();
-        self.history.table().clear_search_results();
+        self.forget_search_results();
         self.position_changed();
     }
 

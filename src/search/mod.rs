@@ -11,7 +11,8 @@
 //! `iterate` deepens at the root; `node` is the full-width move loop of root and interior
 //! nodes; `quiesce` the search below the horizon; `pv` the principal variation and the
 //! expected reply; `ordering` and `history` the move picker and what it learns; `see`
-//! static exchanges; `eval_cache` each thread's remembered evaluations; `tt` the table
+//! static exchanges; `eval_cache` each thread's remembered evaluations; `thread_memory`
+//! what a thread's tables hand on to the game's next search; `tt` the table
 //! shared by the threads; `score` the score scale; `time` every decision about time;
 //! `strength` playing below full strength; `params` every tunable number.
 
@@ -31,6 +32,7 @@ mod searcher;
 pub mod see;
 mod shared;
 mod strength;
+mod thread_memory;
 mod threads;
 mod time;
 pub mod tt;
@@ -42,6 +44,7 @@ pub use request::{Clock, Limits, SearchOptions, SearchRequest, TablebaseUse};
 pub use result::{Info, Report, SearchResult, SearchScore};
 pub use score::{DRAW, MATE, MATE_BOUND, MAX_DEPTH};
 pub use strength::Strength;
+pub use thread_memory::{SearchMemory, ThreadMemory};
 pub use threads::{SEARCH_STACK_BYTES, search};
 pub use time::{Budget, node_budget};
 pub use tt::{DEFAULT_HASH_MB, TranspositionTable};

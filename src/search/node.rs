@@ -328,7 +328,7 @@ impl Searcher<'_> {
                 &self.board,
                 hints.hash_move,
                 killers,
-                &self.history,
+                self.history,
                 &context,
             ));
         }
@@ -603,6 +603,7 @@ mod tests {
     use crate::search::control::SearchControl;
     use crate::search::request::SearchRequest;
     use crate::search::shared::SharedSearch;
+    use crate::search::thread_memory::ThreadMemory;
     use crate::search::tt::TranspositionTable;
 
     /// Named positions for the singular test.
@@ -624,7 +625,16 @@ mod tests {
         let control = SearchControl::new();
         let shared = SharedSearch::default();
         let mut silent = |_: &Report| {};
-        let mut searcher = Searcher::new(&request, &tt, &control, &shared, 0, &mut silent);
+        let mut memory = ThreadMemory::new();
+        let mut searcher = Searcher::new(
+            &request,
+            &tt,
+            &control,
+            &shared,
+            0,
+            &mut memory,
+            &mut silent,
+        );
         searcher.path[0] = searcher.board.key();
         let static_eval = searcher.evaluate(0);
         let (_, best) = searcher.search_moves::<INTERIOR>(
@@ -709,7 +719,16 @@ mod tests {
         let control = SearchControl::new();
         let shared = SharedSearch::default();
         let mut silent = |_: &Report| {};
-        let mut searcher = Searcher::new(&request, &tt, &control, &shared, 0, &mut silent);
+        let mut memory = ThreadMemory::new();
+        let mut searcher = Searcher::new(
+            &request,
+            &tt,
+            &control,
+            &shared,
+            0,
+            &mut memory,
+            &mut silent,
+        );
         searcher.path[0] = board.key();
         // The mate is ordered last of all.
         let root = QuietContext::root(board.side_to_move());

@@ -118,6 +118,7 @@ mod tests {
     use crate::search::request::SearchRequest;
     use crate::search::result::Report;
     use crate::search::shared::SharedSearch;
+    use crate::search::thread_memory::ThreadMemory;
     use crate::search::tt::{Bound, TranspositionTable};
 
     /// Its queen attacked by the opposing queen, White to move: Qxd5 wins a queen.
@@ -136,7 +137,16 @@ mod tests {
 
         let tt = TranspositionTable::new(16);
         let mut silent = |_: &Report| {};
-        let mut searcher = Searcher::new(&request, &tt, &control, &shared, 0, &mut silent);
+        let mut memory = ThreadMemory::new();
+        let mut searcher = Searcher::new(
+            &request,
+            &tt,
+            &control,
+            &shared,
+            0,
+            &mut memory,
+            &mut silent,
+        );
         let score = searcher.quiesce(-INFINITY, INFINITY, 0);
         let Probe::Hit(entry) = tt.probe(key) else {
             panic!("the quiescence result is stored");
@@ -163,7 +173,16 @@ mod tests {
             panic!("stored");
         };
         let mut silent = |_: &Report| {};
-        let mut searcher = Searcher::new(&request, &tt, &control, &shared, 0, &mut silent);
+        let mut memory = ThreadMemory::new();
+        let mut searcher = Searcher::new(
+            &request,
+            &tt,
+            &control,
+            &shared,
+            0,
+            &mut memory,
+            &mut silent,
+        );
         assert_eq!(searcher.quiesce(-INFINITY, INFINITY, 0), score);
         assert_eq!(tt.probe(key), Probe::Hit(deep), "the deeper entry stays");
     }

@@ -3,6 +3,7 @@
 //! game, `bench`, tests) states them the same way.
 
 use super::strength::Strength;
+use super::thread_memory::SearchMemory;
 use crate::chess::{Board, Move};
 use crate::eval::nnue::Network;
 use crate::tablebase::Tablebases;
@@ -107,6 +108,9 @@ pub struct SearchRequest {
     pub network: Option<Arc<Network>>,
     /// Endgame tablebases to probe, if any.
     pub tablebases: Option<Arc<Tablebases>>,
+    /// The game's searches' tables, handed on from the last search to the next (none:
+    /// every thread starts from empty tables).
+    pub memory: Option<Arc<SearchMemory>>,
 }
 
 impl SearchRequest {
@@ -120,6 +124,7 @@ impl SearchRequest {
             threads: 1,
             network: None,
             tablebases: None,
+            memory: None,
         }
     }
 
@@ -150,6 +155,12 @@ impl SearchRequest {
     /// Evaluates with `network`.
     pub fn network(mut self, network: Option<Arc<Network>>) -> SearchRequest {
         self.network = network;
+        self
+    }
+
+    /// Hands `memory`'s tables to this search's threads, and theirs on to the next search.
+    pub fn memory(mut self, memory: Option<Arc<SearchMemory>>) -> SearchRequest {
+        self.memory = memory;
         self
     }
 

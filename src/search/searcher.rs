@@ -17,6 +17,7 @@ use super::request::{Limits, SearchOptions, SearchRequest};
 use super::result::Report;
 use super::score::{DRAW, MAX_PLY};
 use super::shared::SharedSearch;
+use super::thread_memory::ThreadMemory;
 use super::tt::{PackedMove, Probe, TranspositionTable};
 use crate::chess::{Board, Move, Undo};
 use crate::eval::nnue::{Accumulator, Network, PieceChanges};
@@ -53,7 +54,7 @@ pub struct Searcher<'a> {
     /// a null move cannot be repeated by legal play.
     pub(super) null_floor: usize,
     pub(super) killers: [[Move; 2]; MAX_PLY + 1],
-    pub(super) history: History,
+    pub(super) history: &'a mut History,
     /// The move made at each ply of the current path (`NONE` for a null move), for
     /// continuation history.
     moved: [MoveContext; MAX_PLY + 1],
@@ -61,9 +62,9 @@ pub struct Searcher<'a> {
     /// the move has already looked (`None` elsewhere): the node need not look again.
     pub(super) known_check: [Option<bool>; MAX_PLY + 1],
     /// Evaluations of positions this thread has seen.
-    eval_cache: EvalCache,
+    eval_cache: &'a mut EvalCache,
     /// Pawn shapes this thread has seen, for the evaluation.
-    pawn_table: PawnTable,
+    pawn_table: &'a mut PawnTable,
     pub(super) pv: PvTable,
     /// The root moves searched, best first: each iteration's new best moves to the front.
     pub(super) root_moves: Vec<Move>,
@@ -83,16 +84,22 @@ pub struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    /// Thread `thread` of the search `request` (0 is the main thread), reporting to
-    /// `report`.
+    /// Thread `thread` of the search `request` (0 is the main thread), with the tables of
+    /// `memory`, reporting to `report`.
     pub fn new(
         request: &'a SearchRequest,
         tt: &'a TranspositionTable,
         control: &'a SearchControl,
         shared: &'a SharedSearch,
         thread: usize,
+        memory: &'a mut ThreadMemory,
         report: Reporter<'a>,
     ) -> Searcher<'a> {
+        let ThreadMemory {
+            history,
+            eval_cache,
+            pawn_table,
+        } = memory;
         let SearchRequest {
             board,
             limits,
@@ -128,11 +135,11 @@ impl<'a> Searcher<'a> {
             path: [0; MAX_PLY + 1],
             null_floor: 0,
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
-            history: History::new(),
+            history,
             moved: [MoveContext::NONE; MAX_PLY + 1],
             known_check: [None; MAX_PLY + 1],
-            eval_cache: EvalCache::new(),
-            pawn_table: PawnTable::new(),
+            eval_cache,
+            pawn_table,
             pv: PvTable::new(),
             root_moves: Vec::new(),
             root_start: 0,
@@ -180,7 +187,7 @@ impl<'a> Searcher<'a> {
             &self.board,
             hash_move,
             &[Move::NONE; 2],
-            &self.history,
+            self.history,
             &context,
         );
         std::iter::from_fn(|| ordered.next_move(&self.board)).collect()

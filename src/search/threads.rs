@@ -11,6 +11,7 @@ use super::request::SearchRequest;
 use super::result::{Info, Report, SearchResult, SearchScore};
 use super::searcher::Searcher;
 use super::shared::{CompletedIteration, SharedSearch};
+use super::thread_memory::ThreadMemory;
 use super::time::Budget;
 use super::tt::{Probe, TranspositionTable};
 use std::sync::atomic::Ordering::Relaxed;
@@ -23,7 +24,9 @@ pub const SEARCH_STACK_BYTES: usize = 16 << 20;
 /// holds the game's own positions (a return to one is a draw); the root is treated as
 /// one of them for the length of the search if the caller has not entered it. `control`
 /// stops the search and publishes its progress; `report` receives the main thread's
-/// thinking output, with the nodes of all threads. No thread outlives the call.
+/// thinking output, with the nodes of all threads. The request's memory, if any, lends
+/// each thread the tables the game's last search left and keeps what this one learns. No
+/// thread outlives the call.
 pub fn search(
     request: &SearchRequest,
     tt: &TranspositionTable,
@@ -45,25 +48,46 @@ pub fn search(
         .as_deref()
         .and_then(|tables| tables.root(&request.board, request.options.tablebase.rule50));
     let shared = SharedSearch::new(root_tablebase);
+    let threads = request.threads.max(1);
+    // The game's tables if it has them and no other search holds them; else empty ones,
+    // made by each thread for itself.
+    let mut held = request
+        .memory
+        .as_deref()
+        .and_then(|memory| memory.hold(request.network.as_ref()));
+    let mut own_slots = Vec::new();
+    let slots = match &mut held {
+        Some(held) => held.slots(threads),
+        None => {
+            own_slots.resize_with(threads, || None);
+            &mut own_slots[..]
+        }
+    };
+    let (main_slot, helper_slots) = slots.split_first_mut().expect("at least one thread");
     let mut result = std::thread::scope(|scope| {
-        for thread in 1..request.threads.max(1) {
+        for (thread, slot) in (1..).zip(helper_slots.iter_mut()) {
             let shared = &shared;
             let spawned = std::thread::Builder::new()
                 .name(format!("search-{thread}"))
                 .stack_size(SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, move || {
                     let mut silent = |_: &Report| {};
-                    Searcher::new(request, tt, control, shared, thread, &mut silent).run_helper();
+                    let memory = slot.get_or_insert_with(ThreadMemory::new);
+                    Searcher::new(request, tt, control, shared, thread, memory, &mut silent)
+                        .run_helper();
                 });
             if let Err(e) = spawned {
                 log::warn!("search thread {thread} not started: {e}");
                 break;
             }
         }
-        let result = Searcher::new(request, tt, control, &shared, 0, &mut *report).run_main();
+        let memory = main_slot.get_or_insert_with(ThreadMemory::new);
+        let result =
+            Searcher::new(request, tt, control, &shared, 0, memory, &mut *report).run_main();
         shared.helpers_stop.store(true, Relaxed);
         result
     });
+    drop(held);
     // Every helper has ended and published its last nodes.
     result.nodes += shared.helper_nodes();
     control.publish_nodes(result.nodes);

@@ -528,3 +528,33 @@ fn small_commands() {
         ["info string debug takes on or off: debug loud"]
     );
 }
+
+/// The nodes of the last `info` line before the `bestmove` of `go depth 7` from `fen`.
+fn nodes_to_depth_7(d: &mut Driver, fen: &str) -> u64 {
+    d.send(&format!("position fen {fen}"));
+    d.send("go depth 7");
+    let (_, infos) = bestmove(d);
+    let last = infos
+        .iter()
+        .rev()
+        .find(|l| is_info(l) && field(l, "nodes").is_some());
+    let nodes = last
+        .and_then(|l| field(l, "nodes"))
+        .expect("a line with nodes");
+    nodes.parse().expect("a node count")
+}
+
+/// A game's searches hand their histories on, and `ucinewgame` and `Clear Hash` forget
+/// them with the table's results: after either, the same search repeats exactly.
+#[test]
+fn a_new_game_forgets_what_the_searches_learnt() {
+    const MIDDLEGAME: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9";
+    let mut d = uci();
+    let first = nodes_to_depth_7(&mut d, MIDDLEGAME);
+    d.send("ucinewgame");
+    assert_eq!(nodes_to_depth_7(&mut d, MIDDLEGAME), first);
+    d.send("setoption name Clear Hash");
+    assert_eq!(nodes_to_depth_7(&mut d, MIDDLEGAME), first);
+    // Without either, the table's results and the histories both carry on.
+    assert_ne!(nodes_to_depth_7(&mut d, MIDDLEGAME), first);
+}
