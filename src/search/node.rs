@@ -600,10 +600,8 @@ pub(super) fn table_entry<T>(table: &[T], depth: i32) -> Option<&T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::control::SearchControl;
     use crate::search::request::SearchRequest;
-    use crate::search::shared::SharedSearch;
-    use crate::search::thread_memory::ThreadMemory;
+    use crate::search::searcher::with_test_searcher;
     use crate::search::tt::TranspositionTable;
 
     /// Named positions for the singular test.
@@ -622,36 +620,25 @@ mod tests {
         let board = Board::from_fen(fen).expect("a named position is legal");
         let request = SearchRequest::new(board);
         let tt = TranspositionTable::new(16);
-        let control = SearchControl::new();
-        let shared = SharedSearch::default();
-        let mut silent = |_: &Report| {};
-        let mut memory = ThreadMemory::new();
-        let mut searcher = Searcher::new(
-            &request,
-            &tt,
-            &control,
-            &shared,
-            0,
-            &mut memory,
-            &mut silent,
-        );
-        searcher.path[0] = searcher.board.key();
-        let static_eval = searcher.evaluate(0);
-        let (_, best) = searcher.search_moves::<INTERIOR>(
-            depth,
-            -INFINITY,
-            INFINITY,
-            0,
-            false,
-            static_eval,
-            MoveHints::default(),
-        );
-        assert!(!best.is_none());
-        let Probe::Hit(entry) = tt.probe(searcher.board.key()) else {
-            panic!("the root search stores its result");
-        };
-        assert!(entry.best_move.matches(best));
-        test(&mut searcher, entry)
+        with_test_searcher(&request, &tt, |searcher| {
+            searcher.path[0] = searcher.board.key();
+            let static_eval = searcher.evaluate(0);
+            let (_, best) = searcher.search_moves::<INTERIOR>(
+                depth,
+                -INFINITY,
+                INFINITY,
+                0,
+                false,
+                static_eval,
+                MoveHints::default(),
+            );
+            assert!(!best.is_none());
+            let Probe::Hit(entry) = tt.probe(searcher.board.key()) else {
+                panic!("the root search stores its result");
+            };
+            assert!(entry.best_move.matches(best));
+            test(searcher, entry)
+        })
     }
 
     #[test]
@@ -716,46 +703,35 @@ mod tests {
         let mate = board.parse_move("b4b8").expect("legal");
         let request = SearchRequest::new(board.clone());
         let tt = TranspositionTable::new(1);
-        let control = SearchControl::new();
-        let shared = SharedSearch::default();
-        let mut silent = |_: &Report| {};
-        let mut memory = ThreadMemory::new();
-        let mut searcher = Searcher::new(
-            &request,
-            &tt,
-            &control,
-            &shared,
-            0,
-            &mut memory,
-            &mut silent,
-        );
-        searcher.path[0] = board.key();
-        // The mate is ordered last of all.
-        let root = QuietContext::root(board.side_to_move());
-        searcher.history.penalize(&board, &root, mate, 10);
-        let static_eval = searcher.evaluate(0);
-        let (score, best) = searcher.search_moves::<INTERIOR>(
-            1,
-            0,
-            MATE_BOUND,
-            0,
-            false,
-            static_eval,
-            MoveHints::default(),
-        );
-        assert_eq!((best, score >= MATE_BOUND), (mate, true));
-        let moves = board.legal_moves();
-        // Moves that lose their piece in the exchange are skipped at depth 1, not tried.
-        let tried = |m: Move| !loses_exchange(&board, m, board.is_quiet(m), 1);
-        let others = moves.iter().filter(|&&m| m != mate && tried(m));
-        let spared: Vec<String> = others
-            .filter(|&&m| searcher.history.score(&board, &root, m) >= 0)
-            .map(|m| m.to_string())
-            .collect();
-        assert!(
-            moves.len() > 64 && spared.is_empty(),
-            "not penalized: {spared:?}"
-        );
+        with_test_searcher(&request, &tt, |searcher| {
+            searcher.path[0] = board.key();
+            // The mate is ordered last of all.
+            let root = QuietContext::root(board.side_to_move());
+            searcher.history.penalize(&board, &root, mate, 10);
+            let static_eval = searcher.evaluate(0);
+            let (score, best) = searcher.search_moves::<INTERIOR>(
+                1,
+                0,
+                MATE_BOUND,
+                0,
+                false,
+                static_eval,
+                MoveHints::default(),
+            );
+            assert_eq!((best, score >= MATE_BOUND), (mate, true));
+            let moves = board.legal_moves();
+            // Moves that lose their piece in the exchange are skipped at depth 1, not tried.
+            let tried = |m: Move| !loses_exchange(&board, m, board.is_quiet(m), 1);
+            let others = moves.iter().filter(|&&m| m != mate && tried(m));
+            let spared: Vec<String> = others
+                .filter(|&&m| searcher.history.score(&board, &root, m) >= 0)
+                .map(|m| m.to_string())
+                .collect();
+            assert!(
+                moves.len() > 64 && spared.is_empty(),
+                "not penalized: {spared:?}"
+            );
+        });
     }
 
     /// Moves whose exchange loses more (or less) than the margin of a depth.

@@ -114,11 +114,8 @@ impl Searcher<'_> {
 mod tests {
     use super::*;
     use crate::chess::Board;
-    use crate::search::control::SearchControl;
     use crate::search::request::SearchRequest;
-    use crate::search::result::Report;
-    use crate::search::shared::SharedSearch;
-    use crate::search::thread_memory::ThreadMemory;
+    use crate::search::searcher::with_test_searcher;
     use crate::search::tt::{Bound, TranspositionTable};
 
     /// Its queen attacked by the opposing queen, White to move: Qxd5 wins a queen.
@@ -132,33 +129,23 @@ mod tests {
         let key = board.key();
         let qxd5 = board.parse_move("d4d5").expect("legal");
         let request = SearchRequest::new(board);
-        let control = SearchControl::new();
-        let shared = SharedSearch::default();
 
         let tt = TranspositionTable::new(16);
-        let mut silent = |_: &Report| {};
-        let mut memory = ThreadMemory::new();
-        let mut searcher = Searcher::new(
-            &request,
-            &tt,
-            &control,
-            &shared,
-            0,
-            &mut memory,
-            &mut silent,
-        );
-        let score = searcher.quiesce(-INFINITY, INFINITY, 0);
-        let Probe::Hit(entry) = tt.probe(key) else {
-            panic!("the quiescence result is stored");
-        };
-        assert_eq!(
-            (entry.depth, entry.bound, entry.score),
-            (QUIESCENCE_DEPTH, Bound::Exact, score)
-        );
-        assert!(entry.best_move.matches(qxd5));
-        let nodes = searcher.nodes;
-        assert_eq!(searcher.quiesce(-INFINITY, INFINITY, 0), score);
-        assert_eq!(searcher.nodes, nodes + 1, "answered by the table");
+        let score = with_test_searcher(&request, &tt, |searcher| {
+            let score = searcher.quiesce(-INFINITY, INFINITY, 0);
+            let Probe::Hit(entry) = tt.probe(key) else {
+                panic!("the quiescence result is stored");
+            };
+            assert_eq!(
+                (entry.depth, entry.bound, entry.score),
+                (QUIESCENCE_DEPTH, Bound::Exact, score)
+            );
+            assert!(entry.best_move.matches(qxd5));
+            let nodes = searcher.nodes;
+            assert_eq!(searcher.quiesce(-INFINITY, INFINITY, 0), score);
+            assert_eq!(searcher.nodes, nodes + 1, "answered by the table");
+            score
+        });
 
         let tt = TranspositionTable::new(16);
         let deep_depth = 5;
@@ -172,18 +159,9 @@ mod tests {
         let Probe::Hit(deep) = tt.probe(key) else {
             panic!("stored");
         };
-        let mut silent = |_: &Report| {};
-        let mut memory = ThreadMemory::new();
-        let mut searcher = Searcher::new(
-            &request,
-            &tt,
-            &control,
-            &shared,
-            0,
-            &mut memory,
-            &mut silent,
-        );
-        assert_eq!(searcher.quiesce(-INFINITY, INFINITY, 0), score);
-        assert_eq!(tt.probe(key), Probe::Hit(deep), "the deeper entry stays");
+        with_test_searcher(&request, &tt, |searcher| {
+            assert_eq!(searcher.quiesce(-INFINITY, INFINITY, 0), score);
+            assert_eq!(tt.probe(key), Probe::Hit(deep), "the deeper entry stays");
+        });
     }
 }

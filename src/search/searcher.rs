@@ -370,3 +370,19 @@ impl<'a> Searcher<'a> {
             || self.control.past_soft_deadline(nodes, time_scale)
     }
 }
+
+/// Runs `test` on a lone, silent main thread of `request` over `tt`, with empty tables:
+/// the unit tests of the search's parts start from there.
+#[cfg(test)]
+pub(super) fn with_test_searcher<R>(
+    request: &SearchRequest,
+    tt: &TranspositionTable,
+    test: impl FnOnce(&mut Searcher<'_>) -> R,
+) -> R {
+    let control = SearchControl::new();
+    let shared = SharedSearch::default();
+    let mut memory = ThreadMemory::new();
+    let mut silent = |_: &Report| {};
+    let mut searcher = Searcher::new(request, tt, &control, &shared, 0, &mut memory, &mut silent);
+    test(&mut searcher)
+}
