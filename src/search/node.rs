@@ -25,7 +25,7 @@ const INTERIOR: bool = false;
 /// What the move loop of a node is told about particular moves.
 #[derive(Copy, Clone, Debug, Default)]
 pub(super) struct MoveHints {
-    /// Searched first: the table's move, or the one internal iterative deepening found.
+    /// Searched first: the table's move, or the one self-deepening's shallow search found.
     pub(super) hash_move: PackedMove,
     /// Not searched at all: the singular test asks how the node fares without it. Such a
     /// search leaves the table and the principal variation as they were.
@@ -52,6 +52,14 @@ pub(super) enum Singular {
     Extend,
     /// Even without the hash move some move beats beta: the node fails high with this.
     Cut(i32),
+}
+
+/// What self-deepening's shallow search left a node with.
+enum Deepened {
+    /// The node is done with this score (a deepened move still cut, or the search stopped).
+    Cut(i32),
+    /// Search the node's moves, this one first.
+    HashMove(PackedMove),
 }
 
 impl Searcher<'_> {
@@ -148,38 +156,19 @@ impl Searcher<'_> {
             return score;
         }
 
-        // Internal iterative deepening: without a hash move, a shallower search first
-        // finds one (and fills the table for the full-depth search).
+        // Without a hash move the node is most likely not worth its full depth (no search
+        // here has found it useful yet): internal iterative reduction searches it a ply
+        // shallower. Micro-Max's self-deepening mode instead first searches shallower to
+        // find a move, and deepens that move alone when it cuts.
+        let mut depth = depth;
         if hash_move.is_none() && depth >= IID_MIN_DEPTH {
-            let shallow = depth - IID_REDUCTION;
-            let hints = MoveHints::default();
-            let (score, cut_move) = self.search_moves::<INTERIOR>(
-                shallow,
-                alpha,
-                beta,
-                ply,
-                in_check,
-                static_eval,
-                hints,
-            );
-            if self.stopped {
-                return DRAW;
-            }
-            if self.options.self_deepening && score >= beta && !cut_move.is_none() {
-                // micro-Max 4 ("the Future"): deepen the cut move alone to full depth; if
-                // it still cuts, the node is done without searching its siblings again.
-                let deepened = self.search_single(cut_move, depth, beta, ply);
-                if self.stopped {
-                    return DRAW;
+            if !self.options.self_deepening {
+                depth -= IIR_PLIES;
+            } else {
+                match self.deepen_from_shallow(depth, alpha, beta, ply, in_check, static_eval) {
+                    Deepened::Cut(score) => return score,
+                    Deepened::HashMove(found) => hash_move = found,
                 }
-                if deepened >= beta {
-                    let stored = score_to_table(deepened, ply);
-                    self.tt.store(key, cut_move, stored, depth, Bound::Lower);
-                    return deepened;
-                }
-            }
-            if let Probe::Hit(entry) = self.tt.probe(key) {
-                hash_move = entry.best_move;
             }
         }
 
@@ -198,6 +187,44 @@ impl Searcher<'_> {
         }
         self.search_moves::<INTERIOR>(depth, alpha, beta, ply, in_check, static_eval, hints)
             .0
+    }
+
+    /// Micro-Max 4's self-deepening ("the Future"): a node without a hash move is first
+    /// searched `IID_REDUCTION` plies shallower; a move that cuts there is deepened alone to
+    /// full depth, and if it still cuts the node is done without its siblings. Otherwise
+    /// the shallow search's best move becomes the hash move.
+    fn deepen_from_shallow(
+        &mut self,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+        static_eval: i32,
+    ) -> Deepened {
+        let shallow = depth - IID_REDUCTION;
+        let hints = MoveHints::default();
+        let (score, cut_move) =
+            self.search_moves::<INTERIOR>(shallow, alpha, beta, ply, in_check, static_eval, hints);
+        if self.stopped {
+            return Deepened::Cut(DRAW);
+        }
+        if score >= beta && !cut_move.is_none() {
+            let deepened = self.search_single(cut_move, depth, beta, ply);
+            if self.stopped {
+                return Deepened::Cut(DRAW);
+            }
+            if deepened >= beta {
+                let stored = score_to_table(deepened, ply);
+                self.tt
+                    .store(self.board.key(), cut_move, stored, depth, Bound::Lower);
+                return Deepened::Cut(deepened);
+            }
+        }
+        match self.tt.probe(self.board.key()) {
+            Probe::Hit(entry) => Deepened::HashMove(entry.best_move),
+            _ => Deepened::HashMove(PackedMove::NONE),
+        }
     }
 
     /// Outside the PV and out of check: the score that ends the node before its moves,
@@ -236,7 +263,7 @@ impl Searcher<'_> {
     }
 
     /// The singular test of a node at `depth` whose table `entry` supplied the hash move
-    /// (see `SINGULAR_MIN_DEPTH`; a move found by internal iterative deepening is not
+    /// (see `SINGULAR_MIN_DEPTH`; a move found by self-deepening's shallow search is not
     /// tested): searches every move but the table's, shallower, with a null window below
     /// the table's score.
     pub(super) fn singular(
@@ -606,6 +633,10 @@ mod tests {
 
     /// Named positions for the singular test.
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    /// Black to move after 1.e4: several replies are about as good. (The start position
+    /// itself is no longer a test of that: searched shallower where the table has no
+    /// move, the other first moves fall short of the best by more than the margin.)
+    const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
     /// The queens face each other on the d-file and White moves: only Qxd5 keeps the
     /// queen (pawns on both sides keep mate out of reach of a short search).
     const QUEEN_TRADE_ON_OFFER: &str = "4k3/ppp5/8/3q4/3Q4/8/PPP5/4K3 w - - 0 1";
@@ -673,9 +704,9 @@ mod tests {
         // (position, beta of the node, whether the test extends, cuts or does nothing)
         let cases = [
             (QUEEN_TRADE_ON_OFFER, INFINITY, "extend"),
-            (START, INFINITY, "no"),
+            (AFTER_E4, INFINITY, "no"),
             // Another move reaches the singular bound, and that bound is above beta.
-            (START, -INFINITY, "cut"),
+            (AFTER_E4, -INFINITY, "cut"),
         ];
         for (fen, beta, expected) in cases {
             with_searched_root(fen, SINGULAR_MIN_DEPTH - 1, |searcher, entry| {

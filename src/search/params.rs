@@ -51,9 +51,11 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// for a move with a bad history), by at most `HISTORY_REDUCTION_MAX` plies either way.
 pub const HISTORY_REDUCTION_DIVISOR: i32 = 6144;
 pub const HISTORY_REDUCTION_MAX: i32 = 2;
-/// Internal iterative deepening: a node this deep without a hash move first searches
-/// `IID_REDUCTION` plies shallower to find one.
+/// Internal iterative reduction: a node this deep without a hash move is searched
+/// `IIR_PLIES` shallower. (In micro-Max's self-deepening mode it first searches
+/// `IID_REDUCTION` plies shallower to find a move instead.)
 pub const IID_MIN_DEPTH: i32 = 4;
+pub const IIR_PLIES: i32 = 1;
 pub const IID_REDUCTION: i32 = 2;
 /// Singular extension: at depth ≥ `SINGULAR_MIN_DEPTH`, a hash move whose table entry
 /// is a lower or exact bound searched at least `depth - SINGULAR_TABLE_SLACK` deep is
