@@ -10,7 +10,6 @@ use super::params::*;
 use super::result::Report;
 use super::score::{
     DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_WIN, answers, bound_of, plies, score_from_table,
-    score_to_table,
 };
 use super::searcher::Searcher;
 use super::see::see_at_least;
@@ -215,9 +214,7 @@ impl Searcher<'_> {
                 return Deepened::Cut(DRAW);
             }
             if deepened >= beta {
-                let stored = score_to_table(deepened, ply);
-                self.tt
-                    .store(self.board.key(), cut_move, stored, depth, Bound::Lower);
+                self.store_result(cut_move, deepened, ply, depth, Bound::Lower);
                 return Deepened::Cut(deepened);
             }
         }
@@ -454,9 +451,7 @@ impl Searcher<'_> {
             return (best, best_move);
         }
         let bound = bound_of(best, original_alpha, beta);
-        let stored = score_to_table(best, ply);
-        self.tt
-            .store(self.board.key(), best_move, stored, depth, bound);
+        self.store_result(best_move, best, ply, depth, bound);
         (best, best_move)
     }
 
@@ -514,13 +509,7 @@ impl Searcher<'_> {
             return None;
         }
         let stored_depth = (depth + TABLEBASE_DEPTH_BONUS).min(plies(MAX_PLY) - 1);
-        self.tt.store(
-            self.board.key(),
-            Move::NONE,
-            score_to_table(score, ply),
-            stored_depth,
-            bound,
-        );
+        self.store_result(Move::NONE, score, ply, stored_depth, bound);
         Some(score)
     }
 

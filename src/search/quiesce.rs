@@ -6,9 +6,7 @@
 
 use super::ordering::{UnscoredMoves, capture_may_lose};
 use super::params::DELTA_MARGIN;
-use super::score::{
-    DRAW, INFINITY, MATE, MAX_PLY, answers, bound_of, plies, score_from_table, score_to_table,
-};
+use super::score::{DRAW, INFINITY, MATE, MAX_PLY, answers, bound_of, plies, score_from_table};
 use super::searcher::Searcher;
 use super::see::see_at_least;
 use super::tt::Probe;
@@ -102,9 +100,7 @@ impl Searcher<'_> {
         }
         if may_store {
             let bound = bound_of(best, original_alpha, beta);
-            let score = score_to_table(best, ply);
-            self.tt
-                .store(key, best_move, score, QUIESCENCE_DEPTH, bound);
+            self.store_result(best_move, best, ply, QUIESCENCE_DEPTH, bound);
         }
         best
     }

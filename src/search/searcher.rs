@@ -15,10 +15,10 @@ use super::params::{CHECK_INTERVAL, NOISE_RANGE};
 use super::pv::{BestLine, PvTable};
 use super::request::{Limits, SearchOptions, SearchRequest};
 use super::result::Report;
-use super::score::{DRAW, MAX_PLY};
+use super::score::{DRAW, MAX_PLY, score_to_table};
 use super::shared::SharedSearch;
 use super::thread_memory::ThreadMemory;
-use super::tt::{PackedMove, Probe, TranspositionTable};
+use super::tt::{Bound, PackedMove, Probe, TranspositionTable};
 use crate::chess::{Board, Move, Undo};
 use crate::eval::nnue::{Accumulator, Network, PieceChanges};
 use crate::eval::{self, PawnTable};
@@ -310,6 +310,22 @@ impl<'a> Searcher<'a> {
                 score + noise
             }
         }
+    }
+
+    /// Stores the current position's result in the shared table: `score` as found at
+    /// `ply`, kept in the table's form (mate distances counted from this position, so that
+    /// the entry reads right wherever the position comes up again).
+    pub(super) fn store_result(
+        &self,
+        best_move: Move,
+        score: i32,
+        ply: usize,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let stored = score_to_table(score, ply);
+        self.tt
+            .store(self.board.key(), best_move, stored, depth, bound);
     }
 
     /// Whether the position at `ply` repeats one earlier on the path (only positions since
