@@ -69,6 +69,11 @@ impl Searcher<'_> {
     pub(super) fn search_root(&mut self, depth: i32, alpha: i32, beta: i32) -> i32 {
         self.pv.clear(0);
         let in_check = self.board.in_check();
+        self.static_evals[0] = if in_check {
+            -INFINITY
+        } else {
+            self.evaluate(0)
+        };
         let hints = MoveHints::default();
         self.search_moves::<ROOT>(depth, alpha, beta, 0, in_check, -INFINITY, hints)
             .0
@@ -147,6 +152,7 @@ impl Searcher<'_> {
         } else {
             self.evaluate(ply)
         };
+        self.static_evals[ply] = static_eval;
         if !is_pv
             && !in_check
             && beta.abs() < MATE_BOUND
@@ -224,6 +230,22 @@ impl Searcher<'_> {
         }
     }
 
+    /// Whether the side to move at `ply` is improving: its static eval stands above the
+    /// one two plies before (four, when that side was in check then), so a search from
+    /// here is more likely to hold beta and less likely to need its late moves. With
+    /// nothing to compare it counts as improving; in check, never.
+    pub(super) fn improving(&self, ply: usize, static_eval: i32) -> bool {
+        if static_eval == -INFINITY {
+            return false;
+        }
+        let earlier = [2, 4]
+            .into_iter()
+            .filter_map(|back| ply.checked_sub(back))
+            .map(|p| self.static_evals[p])
+            .find(|&eval| eval != -INFINITY);
+        earlier.is_none_or(|eval| static_eval > eval)
+    }
+
     /// Outside the PV and out of check: the score that ends the node before its moves,
     /// when the static eval stands well above beta near the leaves (static-eval cut), or
     /// when passing the move still reaches beta (null move).
@@ -235,7 +257,8 @@ impl Searcher<'_> {
         allow_null: bool,
         static_eval: i32,
     ) -> Option<i32> {
-        if depth <= STATIC_CUT_DEPTH && static_eval - STATIC_CUT_MARGIN * depth >= beta {
+        let margin_plies = depth - i32::from(self.improving(ply, static_eval));
+        if depth <= STATIC_CUT_DEPTH && static_eval - STATIC_CUT_MARGIN * margin_plies >= beta {
             return Some(static_eval);
         }
         let may_pass = allow_null
@@ -356,6 +379,12 @@ impl Searcher<'_> {
                 &context,
             ));
         }
+        let improving = ROOT || self.improving(ply, static_eval);
+        let late_move_count = if improving {
+            &LATE_MOVE_COUNT
+        } else {
+            &LATE_MOVE_COUNT_NOT_IMPROVING
+        };
         let futile = !is_pv
             && !in_check
             && depth <= FUTILITY_DEPTH
@@ -382,7 +411,7 @@ impl Searcher<'_> {
             let quiet = self.board.is_quiet(m);
             let late = !is_pv
                 && !in_check
-                && table_entry(&LATE_MOVE_COUNT, depth).is_some_and(|&count| searched >= count);
+                && table_entry(late_move_count, depth).is_some_and(|&count| searched >= count);
             // A pruned move is never made: whether it checks is read off the board.
             if (futile || late) && quiet && searched > 0 && !self.board.gives_check(m) {
                 continue;
@@ -407,7 +436,7 @@ impl Searcher<'_> {
                 && !self.killers[ply].contains(&m)
             {
                 let history = self.history.score_of(&context, self.moved(ply), m);
-                late_move_reduction(depth, searched, is_pv, history)
+                late_move_reduction(depth, searched, is_pv, improving, history)
             } else {
                 0
             };
@@ -558,9 +587,16 @@ fn may_reduce(depth: i32, searched: usize, quiet: bool, in_check: bool, gives_ch
 }
 
 /// Plies by which the `searched`-th quiet move at `depth` is reduced: about
-/// `LMR_BASE + ln(depth)·ln(searched) / LMR_DIVISOR`, one less in PV nodes, less by its
-/// `history` score (see `HISTORY_REDUCTION_DIVISOR`), leaving at least one ply.
-fn late_move_reduction(depth: i32, searched: usize, is_pv: bool, history: i32) -> i32 {
+/// `LMR_BASE + ln(depth)·ln(searched) / LMR_DIVISOR`, one less in PV nodes, one more
+/// where the side to move is not `improving`, less by its `history` score (see
+/// `HISTORY_REDUCTION_DIVISOR`), leaving at least one ply.
+fn late_move_reduction(
+    depth: i32,
+    searched: usize,
+    is_pv: bool,
+    improving: bool,
+    history: i32,
+) -> i32 {
     static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut t = [[0u8; 64]; 64];
@@ -580,7 +616,8 @@ fn late_move_reduction(depth: i32, searched: usize, is_pv: bool, history: i32) -
     let row = usize::try_from(depth).unwrap_or(0).min(63);
     let by_history =
         (history / HISTORY_REDUCTION_DIVISOR).clamp(-HISTORY_REDUCTION_MAX, HISTORY_REDUCTION_MAX);
-    let r = i32::from(table[row][searched.min(63)]) - i32::from(is_pv) - by_history;
+    let not_improving = if improving { 0 } else { LMR_NOT_IMPROVING };
+    let r = i32::from(table[row][searched.min(63)]) - i32::from(is_pv) + not_improving - by_history;
     r.clamp(0, (depth - 2).max(0))
 }
 
@@ -815,6 +852,65 @@ mod tests {
             let quiet = board.is_quiet(m);
             assert_eq!(loses_exchange(&board, m, quiet, depth), pruned, "{name}");
         }
+    }
+
+    /// A side improves when its static eval beats its own from two plies before, or
+    /// from four when it was in check two plies before.
+    #[test]
+    fn improving_compares_with_the_same_side_two_or_four_plies_before() {
+        const IN_CHECK: i32 = -INFINITY;
+        // (name, static evals of the plies before, this ply's, improving)
+        let cases: [(&str, &[i32], i32, bool); 9] = [
+            ("the root: nothing to compare", &[], 10, true),
+            ("ply 1: nothing to compare", &[10], 10, true),
+            ("better than two plies before", &[10, -5], 20, true),
+            ("worse than two plies before", &[10, -5], 5, false),
+            ("no better is not improving", &[10, -5], 10, false),
+            ("in check now", &[10, -5], IN_CHECK, false),
+            (
+                "in check two plies before: four back, better",
+                &[30, 0, IN_CHECK, 0],
+                40,
+                true,
+            ),
+            (
+                "in check two plies before: four back, worse",
+                &[30, 0, IN_CHECK, 0],
+                20,
+                false,
+            ),
+            (
+                "in check two and four plies before",
+                &[IN_CHECK, 0, IN_CHECK, 0],
+                -90,
+                true,
+            ),
+        ];
+        let request = SearchRequest::new(Board::from_fen(START).expect("legal"));
+        let tt = TranspositionTable::new(1);
+        with_test_searcher(&request, &tt, |searcher| {
+            for (name, before, now, expected) in cases {
+                searcher.static_evals[..before.len()].copy_from_slice(before);
+                let ply = before.len();
+                assert_eq!(searcher.improving(ply, now), expected, "{name}");
+            }
+        });
+    }
+
+    #[test]
+    fn a_side_that_is_not_improving_reduces_late_moves_one_ply_more() {
+        let history = 0;
+        for (depth, searched) in [(6, 8), (10, 20), (20, 40)] {
+            let improving = late_move_reduction(depth, searched, false, true, history);
+            let not = late_move_reduction(depth, searched, false, false, history);
+            assert_eq!(
+                not,
+                improving + LMR_NOT_IMPROVING,
+                "depth {depth}, move {searched}"
+            );
+        }
+        // Never below one ply of search left.
+        assert_eq!(late_move_reduction(3, 60, false, false, history), 1);
     }
 
     #[test]

@@ -14,7 +14,8 @@ use std::time::Duration;
 pub const NULL_MOVE_REDUCTION: i32 = 3;
 pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 6;
 /// Static-eval ("reverse futility") cut: at depth ≤ this outside the PV, a static eval
-/// at least `STATIC_CUT_MARGIN` per ply of depth above beta returns at once.
+/// at least `STATIC_CUT_MARGIN` per ply of depth above beta returns at once (a ply's
+/// margin less where the side to move is improving).
 pub const STATIC_CUT_DEPTH: i32 = 6;
 pub const STATIC_CUT_MARGIN: i32 = PAWN_VALUE * 3 / 2;
 /// Futility: outside the PV, quiet moves at depth ≤ `FUTILITY_DEPTH` are skipped when
@@ -26,6 +27,9 @@ pub const FUTILITY_MARGIN_PER_PLY: i32 = PAWN_VALUE;
 /// depth: about 4 + depth squared) are skipped: ordered by history, so late they rarely
 /// matter.
 pub const LATE_MOVE_COUNT: [usize; 9] = [0, 5, 8, 13, 20, 29, 40, 53, 68];
+/// ...and after about 60 % of as many where the side to move is not improving (its
+/// static eval is no better than two plies before: see `Searcher::improving`).
+pub const LATE_MOVE_COUNT_NOT_IMPROVING: [usize; 9] = [0, 3, 5, 8, 12, 17, 24, 32, 41];
 /// Exchange pruning: at depth ≤ `SEE_PRUNE_DEPTH`, once a move has been searched, a
 /// move whose static exchange loses more than its margin is skipped: a quiet move
 /// `SEE_QUIET_MARGIN` per ply of depth, a capture `SEE_CAPTURE_MARGIN` per ply squared
@@ -47,6 +51,8 @@ pub const LMR_FIRST_MOVES: usize = 3;
 /// nodes, leaving at least one ply).
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
+/// ...one ply more where the side to move is not improving...
+pub const LMR_NOT_IMPROVING: i32 = 1;
 /// ...less one ply per `HISTORY_REDUCTION_DIVISOR` of the move's history score (more
 /// for a move with a bad history), by at most `HISTORY_REDUCTION_MAX` plies either way.
 pub const HISTORY_REDUCTION_DIVISOR: i32 = 6144;

@@ -15,7 +15,7 @@ use super::params::{CHECK_INTERVAL, NOISE_RANGE};
 use super::pv::{BestLine, PvTable};
 use super::request::{Limits, SearchOptions, SearchRequest};
 use super::result::Report;
-use super::score::{DRAW, MAX_PLY, score_to_table};
+use super::score::{DRAW, INFINITY, MAX_PLY, score_to_table};
 use super::shared::SharedSearch;
 use super::thread_memory::ThreadMemory;
 use super::tt::{Bound, PackedMove, Probe, TranspositionTable};
@@ -61,6 +61,9 @@ pub struct Searcher<'a> {
     /// Whether the side to move at each ply is in check, where the move loop that made
     /// the move has already looked (`None` elsewhere): the node need not look again.
     pub(super) known_check: [Option<bool>; MAX_PLY + 1],
+    /// The static evaluation of each ply on the current path (`-INFINITY` where its side
+    /// was in check), for whether a side's position is improving.
+    pub(super) static_evals: [i32; MAX_PLY + 1],
     /// Evaluations of positions this thread has seen.
     eval_cache: &'a mut EvalCache,
     /// Pawn shapes this thread has seen, for the evaluation.
@@ -138,6 +141,7 @@ impl<'a> Searcher<'a> {
             history,
             moved: [MoveContext::NONE; MAX_PLY + 1],
             known_check: [None; MAX_PLY + 1],
+            static_evals: [-INFINITY; MAX_PLY + 1],
             eval_cache,
             pawn_table,
             pv: PvTable::new(),

@@ -398,8 +398,9 @@ fn hint_comes_even_before_any_search() {
 /// A hint is the reply the engine's last search expected in the current position; after
 /// the position changes, that reply is forgotten and the hint comes from a fresh short
 /// search of the new position (before the fix it was `b1c3`, the reply expected after
-/// 1.e4 e5, still legal at the start). The game opens 1.Nf3 here: the reply expected
-/// after Black's answer is legal at the start too, and is not the engine's own first move.
+/// 1.e4 e5, still legal at the start). The game opens 1.e4 here: the reply expected
+/// after Black's answer is legal at the start too, and is not the engine's own first move
+/// (1.d4: a game opened 1.Nf3 d5 expects 2.d4, which a fresh search also finds).
 #[test]
 fn no_stale_hint_after_the_position_changes() {
     let cases: &[(&str, &[&str])] = &[
@@ -415,7 +416,7 @@ fn no_stale_hint_after_the_position_changes() {
     for (name, change) in cases {
         let mut d = Driver::new();
         d.send_all(&["new", SHALLOW]);
-        let reply = d.send("usermove g1f3");
+        let reply = d.send("usermove e2e4");
         assert!(reply.len() == 1 && is_move(&reply[0]), "{name}: {reply:?}");
         let expected = d.send("hint");
         assert_eq!(expected.len(), 1, "{name}: a hint after the search");
