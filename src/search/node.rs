@@ -379,6 +379,8 @@ impl Searcher<'_> {
                 &context,
             ));
         }
+        // The root's move loop is handed no static eval (`-INFINITY`); with no plies
+        // before it, it counts as improving.
         let improving = ROOT || self.improving(ply, static_eval);
         let late_move_count = if improving {
             &LATE_MOVE_COUNT
