@@ -18,6 +18,13 @@ import chess
 import chess.engine
 
 
+# Peer engines (Fairy-Max) whose time use play_game reports but does not fail on.
+PEERS = []
+
+# How far past `st` a move may come on a loaded machine, client and pipe latency included.
+ST_SLACK = 0.5
+
+
 def fail(why):
     print(f"FAIL: {why}", file=sys.stderr)
     sys.exit(1)
@@ -43,8 +50,14 @@ def play_game(white, black, limit_for, max_plies=160, opening=(), fen=chess.STAR
             fail(f"no move in {board.fen()}")
         if result.move not in board.legal_moves:
             fail(f"illegal move {result.move} in {board.fen()}")
-        if limit.time is not None and took > limit.time + 0.5:
-            fail(f"st {limit.time} took {took:.3f} s")
+        if limit.time is not None and took > limit.time + ST_SLACK:
+            overrun = f"st {limit.time} took {took:.3f} s: {engine.id.get('name')} at ply {board.ply()}"
+            if engine not in PEERS:
+                fail(overrun)
+            # A peer's own timing is not what this test checks: Fairy-Max 5.0b sweeps its
+            # whole hash table at some moves and re-searches an aborted move with no time
+            # limit, both outside its st budget.
+            print(f"note: {overrun} (peer, not checked)")
         board.push(result.move)
     return board, board.outcome(claim_draw=True)
 
@@ -133,6 +146,7 @@ def main():
         if args.fairymax:
             adapter = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fairymax_setboard.py")
             fairy = chess.engine.SimpleEngine.popen_xboard([sys.executable, adapter, args.fairymax])
+            PEERS.append(fairy)
             try:
                 for white, black in ((ferrimax, fairy), (fairy, ferrimax)):
                     board, outcome = play_game(white, black, clock_limits(5.0, 0.1))
