@@ -106,6 +106,16 @@ fn bad_arguments_give_usage_and_status_2() {
         ),
         ("bench lines 65", &["bench", "--lines", "65"], "--lines"),
         (
+            "bench hash 0",
+            &["bench", "--hash", "0"],
+            "'0' for '--hash <MB>'",
+        ),
+        (
+            "bench hash past the Hash option's",
+            &["bench", "--hash", "65537"],
+            "'65537' for '--hash <MB>'",
+        ),
+        (
             "bench threads without a number",
             &["bench", "--threads"],
             "--threads",

@@ -401,7 +401,14 @@ const CLASSICAL_BENCH_SIGNATURE: u64 = 1_256_074;
 fn bench_signature_is_pinned() {
     let network = Some(ferrimax::eval::nnue::embedded());
     let options = SearchOptions::default();
-    let result = bench::run_threads(bench::DEFAULT_DEPTH, options, 1, network, |_, _, _| {});
+    let result = bench::run_threads(
+        bench::DEFAULT_DEPTH,
+        options,
+        1,
+        bench::HASH_MB,
+        network,
+        |_, _, _| {},
+    );
     assert_eq!(
         result.nodes, BENCH_SIGNATURE,
         "update BENCH_SIGNATURE and say so"

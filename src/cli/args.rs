@@ -21,6 +21,13 @@ use std::time::Duration;
 pub const MAX_THREADS: usize = 256;
 /// Most lines `bench --lines` searches (multi-PV), as the `MultiPV` option allows.
 pub const MAX_LINES: usize = 64;
+/// Largest `bench --hash` (MB): the engine's own `Hash` limit.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "a positive constant well within usize"
+)]
+pub const MAX_BENCH_HASH_MB: usize = crate::game::MAX_HASH_MB as usize;
 /// Deepest fixed-depth search `bench` and `epd --depth` take.
 pub const MAX_DEPTH: u32 = 64;
 /// Most hidden units `train --hidden` takes: past it a network is too slow to play with.
@@ -152,6 +159,9 @@ pub struct BenchArgs {
     /// Threads per search (with more than one the node count varies from run to run)
     #[command(flatten)]
     pub threads: SearchThreads,
+    /// Hash table of each position's search, in MB (the signature is taken at the default)
+    #[arg(long = "hash", value_name = "MB", default_value_t = bench::HASH_MB, value_parser = up_to(MAX_BENCH_HASH_MB))]
+    pub hash_mb: usize,
     /// Lines each position, as multi-PV analysis (1 to 64) [default: 1]
     #[arg(long, value_name = "N", value_parser = up_to(MAX_LINES))]
     pub lines: Option<usize>,
@@ -634,7 +644,16 @@ mod tests {
         };
         assert_eq!(bench.depth, bench::DEFAULT_DEPTH);
         assert_eq!((bench.threads.count, bench.lines), (1, None));
+        assert_eq!(bench.hash_mb, bench::HASH_MB);
         assert!(!bench.self_deepening && bench.evaluation.network().is_some());
+        let Ok(Mode::Bench(bench)) = parse(&["bench", "15", "--threads", "16", "--hash", "256"])
+        else {
+            panic!("an SMP measurement's bench parses");
+        };
+        assert_eq!(
+            (bench.depth, bench.threads.count, bench.hash_mb),
+            (15, 16, 256)
+        );
         let Ok(Mode::Bench(bench)) = parse(&["bench", "--self-deepening", "--classical"]) else {
             panic!("bench parses");
         };

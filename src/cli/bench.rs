@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 /// Depth searched when none is given.
 pub const DEFAULT_DEPTH: u32 = 9;
-/// Hash size for the bench (fresh for every position).
+/// Hash size for the bench when none is given (fresh for every position). The signature
+/// is measured with it: a larger table changes what the search remembers, so the nodes.
 pub const HASH_MB: usize = 16;
 
 /// Totals of a bench run.
@@ -42,16 +43,22 @@ pub fn run(
     options: SearchOptions,
     per_position: impl FnMut(usize, &str, u64),
 ) -> BenchResult {
-    run_threads(depth, options, 1, None, per_position)
+    run_threads(depth, options, 1, HASH_MB, None, per_position)
 }
 
 /// [`run`] with `threads` threads per search (the time it takes is then the parallel time
-/// to depth, and the node count varies from run to run), evaluating with `network` when
-/// one is given.
+/// to depth, and the node count varies from run to run) and a table of `hash_mb` for each
+/// position, evaluating with `network` when one is given. Many threads fill the bench's
+/// 16 MB table within a second; a time-to-depth measurement at 8 or 16 threads wants one
+/// the size a game would give them.
+///
+/// # Panics
+/// When a table of `hash_mb` cannot be allocated (the command line checks that first).
 pub fn run_threads(
     depth: u32,
     options: SearchOptions,
     threads: usize,
+    hash_mb: usize,
     network: Option<Arc<Network>>,
     mut per_position: impl FnMut(usize, &str, u64),
 ) -> BenchResult {
@@ -59,7 +66,7 @@ pub fn run_threads(
     let start = Instant::now();
     for (i, fen) in BENCH.iter().enumerate() {
         let board = Board::from_fen(fen).expect("bench positions are valid");
-        let tt = TranspositionTable::new(HASH_MB);
+        let tt = TranspositionTable::new(hash_mb);
         let request = SearchRequest::new(board)
             .depth(depth)
             .options(options)

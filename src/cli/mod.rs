@@ -17,7 +17,7 @@ pub use epd::{Budget, EpdPosition, parse_line, run_suite};
 
 use crate::chess::positions;
 use crate::chess::{Board, STARTPOS, divide, perft};
-use crate::search::SearchOptions;
+use crate::search::{SearchOptions, TranspositionTable};
 use args::{BenchArgs, DivideArgs, EpdArgs, PerftArgs, PositionArg};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
@@ -124,8 +124,8 @@ fn run_divide(args: &DivideArgs) -> i32 {
     0
 }
 
-/// `ferrimax bench [DEPTH] [--threads N] [--lines N] [--net FILE | --classical]
-/// [--self-deepening]`: searches the bench positions (with `--lines`, that many lines
+/// `ferrimax bench [DEPTH] [--threads N] [--hash MB] [--lines N] [--net FILE |
+/// --classical] [--self-deepening]`: searches the bench positions (with `--lines`, that many lines
 /// each, as a multi-PV analysis does) and prints one line per position, then `N nodes M
 /// nps` as the last line, where OpenBench and the tests read the signature and speed.
 /// With one thread (the default) the node count is the search's signature; with more it
@@ -140,13 +140,24 @@ fn run_bench(args: &BenchArgs) -> i32 {
     if let Some(lines) = args.lines {
         options.lines = lines;
     }
+    if let Err(error) = TranspositionTable::try_new(args.hash_mb) {
+        return refuse("bench", error);
+    }
     let network = args.evaluation.network();
     crate::eval::init();
     let mut progress = Progress::new("bench", positions::BENCH.len());
-    let result = bench::run_threads(depth, options, threads, network, |i, fen, nodes| {
-        println!("position {:2} {nodes:>10} nodes  {fen}", i + 1);
-        progress.show(i + 1, "positions");
-    });
+    let hash_mb = args.hash_mb;
+    let result = bench::run_threads(
+        depth,
+        options,
+        threads,
+        hash_mb,
+        network,
+        |i, fen, nodes| {
+            println!("position {:2} {nodes:>10} nodes  {fen}", i + 1);
+            progress.show(i + 1, "positions");
+        },
+    );
     progress.finish();
     println!(
         "threads {threads} depth {depth} time {:.3} s",

@@ -34,6 +34,7 @@ mod terminal;
 mod uci;
 
 pub use io::{Input, Out, install_signal_handlers};
+pub use options::MAX_HASH_MB;
 
 use crate::cecp::{self, Command, ErrorKind, Message, ParseError};
 use crate::chess::{Board, CastlingNotation, Color, Move};
