@@ -11,7 +11,7 @@ use crate::eval::Evaluation;
 use crate::eval::nnue::{self, Activation, KingLayout, Network};
 use crate::learn::selfplay::SelfPlay;
 use crate::learn::train::Settings;
-use clap::builder::RangedU64ValueParser;
+use clap::builder::{RangedI64ValueParser, RangedU64ValueParser};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -21,13 +21,6 @@ use std::time::Duration;
 pub const MAX_THREADS: usize = 256;
 /// Most lines `bench --lines` searches (multi-PV), as the `MultiPV` option allows.
 pub const MAX_LINES: usize = 64;
-/// Largest `bench --hash` (MB): the engine's own `Hash` limit.
-#[allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    reason = "a positive constant well within usize"
-)]
-pub const MAX_BENCH_HASH_MB: usize = crate::game::MAX_HASH_MB as usize;
 /// Deepest fixed-depth search `bench` and `epd --depth` take.
 pub const MAX_DEPTH: u32 = 64;
 /// Most hidden units `train --hidden` takes: past it a network is too slow to play with.
@@ -159,8 +152,14 @@ pub struct BenchArgs {
     /// Threads per search (with more than one the node count varies from run to run)
     #[command(flatten)]
     pub threads: SearchThreads,
-    /// Hash table of each position's search, in MB (the signature is taken at the default)
-    #[arg(long = "hash", value_name = "MB", default_value_t = bench::HASH_MB, value_parser = up_to(MAX_BENCH_HASH_MB))]
+    /// Hash table of each position's search, in MB, up to the `Hash` option's limit (the
+    /// signature is taken at the default)
+    #[arg(
+        long = "hash",
+        value_name = "MB",
+        default_value_t = bench::HASH_MB,
+        value_parser = RangedI64ValueParser::<usize>::new().range(1..=crate::game::MAX_HASH_MB)
+    )]
     pub hash_mb: usize,
     /// Lines each position, as multi-PV analysis (1 to 64) [default: 1]
     #[arg(long, value_name = "N", value_parser = up_to(MAX_LINES))]

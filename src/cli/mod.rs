@@ -125,9 +125,10 @@ fn run_divide(args: &DivideArgs) -> i32 {
 }
 
 /// `ferrimax bench [DEPTH] [--threads N] [--hash MB] [--lines N] [--net FILE |
-/// --classical] [--self-deepening]`: searches the bench positions (with `--lines`, that many lines
-/// each, as a multi-PV analysis does) and prints one line per position, then `N nodes M
-/// nps` as the last line, where OpenBench and the tests read the signature and speed.
+/// --classical] [--self-deepening]`: searches the bench positions (with `--lines`, that
+/// many lines each, as a multi-PV analysis does) and prints one line per position, then
+/// `N nodes M nps` as the last line, where OpenBench and the tests read the signature and
+/// speed.
 /// With one thread (the default) the node count is the search's signature; with more it
 /// shows the parallel speed, and the time line the time to depth.
 fn run_bench(args: &BenchArgs) -> i32 {
@@ -146,12 +147,11 @@ fn run_bench(args: &BenchArgs) -> i32 {
     let network = args.evaluation.network();
     crate::eval::init();
     let mut progress = Progress::new("bench", positions::BENCH.len());
-    let hash_mb = args.hash_mb;
     let result = bench::run_threads(
         depth,
         options,
         threads,
-        hash_mb,
+        args.hash_mb,
         network,
         |i, fen, nodes| {
             println!("position {:2} {nodes:>10} nodes  {fen}", i + 1);
