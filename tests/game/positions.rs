@@ -12,7 +12,7 @@ pub const ENDLESS: &str = "st 1000";
 // move is sensible, then update it here.
 
 /// White's first move.
-pub const WHITE_OPENS: &str = "move d2d4";
+pub const WHITE_OPENS: &str = "move e2e4";
 /// Black's answer to 1.e4.
 pub const REPLY_TO_E4: &str = "move e7e5";
 /// Black's answer to 1.d4.
