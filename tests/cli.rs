@@ -135,7 +135,7 @@ fn bad_arguments_give_usage_and_status_2() {
             &[
                 "bench",
                 "--net",
-                "src/eval/nets/fx10-h128k4.bin",
+                "src/eval/nets/fx11-h128k4.bin",
                 "--classical",
             ],
             "'--net <FILE>' cannot be used with '--classical'",

@@ -85,7 +85,7 @@ pub fn embedded() -> Arc<Network> {
     static EMBEDDED: OnceLock<Arc<Network>> = OnceLock::new();
     EMBEDDED
         .get_or_init(|| {
-            let bytes = include_bytes!("nets/fx10-h128k4.bin");
+            let bytes = include_bytes!("nets/fx11-h128k4.bin");
             Arc::new(Network::from_bytes(bytes).expect("the embedded network is well formed"))
         })
         .clone()

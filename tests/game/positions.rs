@@ -16,7 +16,7 @@ pub const WHITE_OPENS: &str = "move e2e4";
 /// Black's answer to 1.e4.
 pub const REPLY_TO_E4: &str = "move e7e5";
 /// Black's answer to 1.d4.
-pub const REPLY_TO_D4: &str = "move d7d5";
+pub const REPLY_TO_D4: &str = "move g8f6";
 /// Black's answer to 1.e4 with the hand-written evaluation: the network's and the
 /// hand-written evaluation's choices differ here, so tests can tell which one played.
 pub const CLASSICAL_REPLY_TO_E4: &str = "move d7d5";
