@@ -469,6 +469,41 @@ fn the_result_is_the_line_reported_last() {
     }
 }
 
+/// At a limited strength too the move played is the line reported last, whenever the
+/// level's node budget (or a node limit below it) ends the search: also when it ends in
+/// the first iteration's passes for the further candidates, after some of them were
+/// reported (the case python-chess caught: the last `info` showed another move).
+#[test]
+fn a_level_plays_the_line_it_reported_last() {
+    const POSITIONS: usize = 12;
+    const LEVELS: [u32; 4] = [1000, 1400, 1800, 2200];
+    const LIMITS: std::ops::Range<u64> = 1..12;
+    const NODES_PER_STEP: u64 = 300;
+    for fen in positions::BENCH.iter().take(POSITIONS) {
+        let board = Board::from_fen(fen).unwrap();
+        for elo in LEVELS {
+            for step in LIMITS {
+                let tt = TranspositionTable::new(16);
+                let options = SearchOptions {
+                    strength: Some(search::Strength::new(elo, step)),
+                    ..SearchOptions::default()
+                };
+                let request = SearchRequest::new(board.clone())
+                    .limits(nodes(step * NODES_PER_STEP))
+                    .options(options);
+                let mut last = None;
+                let result = search::search(&request, &tt, &SearchControl::new(), &mut |r| {
+                    last = Some(r.info().clone());
+                });
+                let last = last.unwrap_or_else(|| panic!("{fen}: no line reported"));
+                let case = format!("{fen}, Elo {elo}, {step} steps");
+                assert_eq!(result.best_move, last.pv[0], "{case}");
+                assert_eq!(result.pv, last.pv, "{case}");
+            }
+        }
+    }
+}
+
 /// A search stopped before it began, or whose clock has run out, still finishes its
 /// first iteration: its move is a searched one, with a true score (never the mate score
 /// of a move that was not looked at), and it was reported.

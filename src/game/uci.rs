@@ -344,6 +344,11 @@ impl Game {
     pub(super) fn send_uci_info(&self, report: &Report, rank: usize) {
         let several = usize::try_from(self.settings.multi_pv).unwrap_or(1) > 1
             && !self.settings.limit_strength;
+        // A level's further candidates are its own business: without a `multipv` rank a
+        // GUI would read each as the main line.
+        if !several && matches!(report, Report::OtherLine(_)) {
+            return;
+        }
         let pv = self.uci_line(report.info().pv.as_slice());
         let info = report::uci_info(
             report,

@@ -45,7 +45,8 @@ impl Searcher<'_> {
         let mut completed_depth = 0;
         let mut stable_iterations = 0usize;
         // With several lines asked for, the last score of each further line, and the
-        // lines of the last iteration whose every line was searched.
+        // lines of the last iteration whose every line was searched (or, before there is
+        // one, those of the first iteration).
         let mut line_scores = Vec::new();
         let mut finished_lines = Vec::new();
         for depth in 1..=max_depth {
@@ -62,7 +63,10 @@ impl Searcher<'_> {
             if self.lines > 1 {
                 let lines = self.search_other_lines(depth, score, &mut line_scores);
                 self.report_lines(depth, &lines);
-                if !self.stopped {
+                // A level chooses among the lines of the last iteration that searched
+                // them all; when even the first stopped in its further passes, among
+                // those it did search (all of one depth, and all reported).
+                if !self.stopped || finished_lines.is_empty() {
                     finished_lines = lines;
                 }
             } else {
@@ -95,9 +99,8 @@ impl Searcher<'_> {
         self.result_of(best, score, completed_depth)
     }
 
-    /// A level's choice among the lines of the last iteration that searched them all (see
-    /// `strength`), reported again last, as the iteration's line: the move played is the
-    /// one shown last, with its own score.
+    /// A level's choice among `lines` (see `strength`), reported again last, as the
+    /// iteration's line: the move played is the one shown last, with its own score.
     fn play_at_level(&mut self, level: Strength, lines: &[BestLine], depth: i32) {
         let scores: Vec<i32> = lines.iter().map(|line| line.score).collect();
         let choice = level.choose(&scores, self.board.key());

@@ -424,7 +424,10 @@ fn multipv_lines_carry_their_rank() {
     assert_eq!(moves_of(&last).0, first_move);
 }
 
-/// The levels (`UCI_LimitStrength`, `UCI_Elo`) play a legal move of their own.
+/// The levels (`UCI_LimitStrength`, `UCI_Elo`) play a legal move of their own, the
+/// first of the last `info` line's PV; the further candidates a level compares are not
+/// shown (without a `multipv` rank a GUI would take each for the main line), so every
+/// `info` line of an iteration is the line it would play.
 #[test]
 fn levels_play_by_their_uci_names() {
     let mut d = uci();
@@ -441,6 +444,39 @@ fn levels_play_by_their_uci_names() {
             .is_ok(),
         "{last}"
     );
+    // Named positions with many captures: a level's few nodes end inside its passes for
+    // the further candidates.
+    let busy = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "2kr4/p1p1qNpp/3b1n2/1N2p3/2Bn4/5P2/PPPP3P/R1BQK2R b KQ - 0 13",
+    ];
+    for fen in busy {
+        for elo in [1000, 1400, 1800] {
+            d.send_all(&[
+                &format!("setoption name UCI_Elo value {elo}"),
+                &format!("position fen {fen}"),
+            ]);
+            d.send("go nodes 300");
+            let (last, lines) = bestmove(&mut d);
+            let infos: Vec<&String> = lines.iter().filter(|l| is_info(l)).collect();
+            let case = format!("{fen}, Elo {elo}: {infos:?}");
+            let shown = infos.last().unwrap_or_else(|| panic!("{case}"));
+            assert_eq!(
+                field(shown, "pv"),
+                Some(moves_of(&last).0.as_str()),
+                "{case}"
+            );
+            // One exact line a depth (new bests within an iteration are lower bounds),
+            // then the level's choice again.
+            let exact_depths: Vec<&str> = infos[..infos.len() - 1]
+                .iter()
+                .filter(|l| !l.contains("lowerbound"))
+                .filter_map(|l| field(l, "depth"))
+                .collect();
+            let distinct: std::collections::BTreeSet<&&str> = exact_depths.iter().collect();
+            assert_eq!(distinct.len(), exact_depths.len(), "{case}");
+        }
+    }
 }
 
 /// In Chess960 (`UCI_Chess960`) castling is written, and read, as the king taking its
