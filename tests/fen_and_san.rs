@@ -2,7 +2,7 @@
 
 mod common;
 
-use ferrimax::chess::{Board, Color, FenError, MoveError, Square};
+use ferrimax::chess::{Board, Color, FenError, MoveError, MoveKind, Square};
 
 #[test]
 fn fen_round_trips_over_random_play() {
@@ -352,6 +352,57 @@ fn coordinate_reading() {
     assert_eq!(castle.parse_coordinate("z1e3"), Err(MoveError::Syntax));
     assert_eq!(castle.parse_coordinate("é1e3"), Err(MoveError::Syntax));
     assert_eq!(castle.parse_move("Kf1").unwrap().to_string(), "e1f1");
+}
+
+/// In Chess960 castling and a plain king step can go between the same two squares. The
+/// king taking its own rook is castling; the king's own step is the plain move. Each
+/// position is one the UCI client test reached, where reading `d8a8` as the king's step
+/// left the engine a rook that was no longer there.
+#[test]
+fn chess960_castling_and_the_king_step_to_the_same_square() {
+    let cases = [
+        (
+            "queenside: king d8, rook a8, c8 empty",
+            "r2k4/8/8/8/8/8/8/4K3 b a - 0 1",
+            [
+                ("d8a8", MoveKind::Castle, "O-O-O"),
+                ("d8c8", MoveKind::Normal, "Kc8"),
+            ],
+        ),
+        (
+            "kingside: king f1, rook h1, g1 empty",
+            "4k3/8/8/8/8/8/8/5K1R w H - 0 1",
+            [
+                ("f1h1", MoveKind::Castle, "O-O"),
+                ("f1g1", MoveKind::Normal, "Kg1"),
+            ],
+        ),
+        (
+            "the game's position: black king d8, rooks a8 and e8",
+            "r2kr1b1/1qpp3p/1p1n1pp1/p3n3/P3P3/1PP2PN1/2BQ1BPP/R1N1KR2 b AFa - 0 13",
+            [
+                ("d8a8", MoveKind::Castle, "O-O-O"),
+                ("d8c8", MoveKind::Normal, "Kc8"),
+            ],
+        ),
+    ];
+    for (name, fen, moves) in cases {
+        let board = Board::from_chess960_fen(fen).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for (text, kind, san) in moves {
+            let m = board
+                .parse_coordinate(text)
+                .unwrap_or_else(|e| panic!("{name}: {text} {e}"));
+            assert_eq!(m.kind(), kind, "{name}: {text}");
+            assert_eq!(board.san(m), san, "{name}: {text}");
+            assert_eq!(board.uci_coordinate(m, true), text, "{name}: {text}");
+            assert_eq!(board.parse_san(san), Ok(m), "{name}: {san}");
+        }
+    }
+    // After castling the rook stands beside the king, not in its corner.
+    let board = Board::from_chess960_fen(cases[0].1).unwrap();
+    let mut after = board.clone();
+    after.make_move(board.parse_coordinate("d8a8").unwrap());
+    assert!(after.to_fen().starts_with("2kr4/"), "{}", after.to_fen());
 }
 
 /// Chess960 castling fields: X-FEN's `KQkq` names the outermost rook on each side of the

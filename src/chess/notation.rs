@@ -54,16 +54,18 @@ impl Board {
         // King takes its own castling rook: how Polyglot books, python-chess's UCI side and
         // some GUIs write castling (in Chess960 the only coordinate form that cannot be
         // a king step).
+        let mut takes_own_rook = false;
         if piece.kind() == Some(PieceType::King)
             && self.piece_at(to).is(piece.color(), PieceType::Rook)
         {
             let kingside = to.file() > from.file();
             if self.castle_files().rook_square(piece.color(), kingside) == to {
                 to = Square::new(CastleFiles::king_target_file(kingside), from.rank());
+                takes_own_rook = true;
             }
         }
         let legal = self.legal_moves();
-        let found = legal.iter().copied().find(|m| {
+        let matching = |m: &&Move| {
             m.from() == from
                 && m.to() == to
                 && match (m.promoted(), promotion) {
@@ -72,8 +74,23 @@ impl Board {
                     (Some(p), None) => p == PieceType::Queen,
                     (None, Some(_)) => false,
                 }
-        });
-        found.ok_or(MoveError::Illegal)
+        };
+        // In Chess960 castling and a plain king step can share both squares (king d8 with
+        // its rook on a8 and c8 empty: `O-O-O` and `Kc8` both go d8-c8). King-takes-rook
+        // text means castling; the king's own step means the plain move where there is
+        // one, and castling only where there is not (standard chess's `e1g1`).
+        let castles = |m: &&Move| m.kind() == MoveKind::Castle;
+        let found = if takes_own_rook {
+            legal.iter().filter(matching).find(castles)
+        } else {
+            let mut candidates = legal.iter().filter(matching);
+            let first = candidates.next();
+            match first {
+                Some(m) if castles(&m) => candidates.next().or(first),
+                _ => first,
+            }
+        };
+        found.copied().ok_or(MoveError::Illegal)
     }
 
     /// Reads a move in SAN, tolerantly: check and annotation marks are optional and
