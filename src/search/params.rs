@@ -129,7 +129,7 @@ pub const MOVE_TIME_MAX_RESERVE_DIVISOR: u32 = 4;
 /// overhead).
 pub const RESERVE_FRACTION: u32 = 20;
 /// Moves a sudden-death clock is assumed to need.
-pub const SUDDEN_DEATH_MOVES: u32 = 20;
+pub const SUDDEN_DEATH_MOVES: u32 = 16;
 /// Share of the increment (in %) a move may spend beyond its share of the clock: the
 /// next moves' increments are coming.
 pub const INCREMENT_SPENT: u32 = 100;
